@@ -1,0 +1,258 @@
+"""Domain values: frozen dataclasses shared by every layer.
+
+Times are timezone-aware UTC everywhere; :func:`as_utc` is the one gate that enforces it.
+Importance (salience: how much a memory mattered) and confidence (how likely a fact is
+true) are separate fields wherever both apply.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+from numpy.typing import NDArray
+
+from omoide.errors import InvalidInput
+
+MAX_ID_LENGTH = 256
+
+Vector = NDArray[np.float32]
+"""One embedding: a 1-d float32 array."""
+Matrix = NDArray[np.float32]
+"""Several embeddings, one per row."""
+
+MetadataValue = str | int | float | bool | None
+Metadata = Mapping[str, MetadataValue]
+
+
+def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
+    """Return ``moment`` in UTC; naive datetimes are refused, never guessed."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise InvalidInput(f"{name} must be timezone-aware (got naive {moment.isoformat()})")
+    return moment.astimezone(UTC)
+
+
+def new_id() -> str:
+    """A fresh random identifier for a stored memory."""
+    return uuid.uuid4().hex
+
+
+def check_identifier(value: str, *, name: str) -> str:
+    """Validate a caller-chosen identifier (character, viewer, session)."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    if not value or not value.strip():
+        raise InvalidInput(f"{name} must not be empty")
+    if len(value) > MAX_ID_LENGTH:
+        raise InvalidInput(f"{name} is longer than {MAX_ID_LENGTH} characters")
+    if "\x00" in value:
+        raise InvalidInput(f"{name} must not contain NUL characters")
+    return value
+
+
+def check_unit_interval(value: float, *, name: str) -> float:
+    """Validate a score that must lie in [0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(f"{name} must be a number in [0, 1]")
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"{name} must be in [0, 1] (got {value})")
+    return float(value)
+
+
+def check_metadata(metadata: Mapping[str, object]) -> dict[str, MetadataValue]:
+    """Metadata is a flat JSON object: string keys, scalar values."""
+    flat: dict[str, MetadataValue] = {}
+    for key, value in metadata.items():
+        if not isinstance(key, str) or not key:
+            raise InvalidInput("metadata keys must be non-empty strings")
+        if value is not None and not isinstance(value, str | int | float | bool):
+            raise InvalidInput(f"metadata value for {key!r} must be a string, number, bool or null")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidInput(f"metadata value for {key!r} must be finite")
+        flat[key] = value
+    return flat
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Scope:
+    """Who a memory belongs to: a character and, where it applies, one viewer.
+
+    ``user_id=None`` is the character's own memory (its diary); it is never a wildcard.
+    """
+
+    character_id: str
+    user_id: str | None = None
+
+    def __post_init__(self) -> None:
+        check_identifier(self.character_id, name="character_id")
+        if self.user_id is not None:
+            check_identifier(self.user_id, name="user_id")
+
+    @property
+    def is_character_wide(self) -> bool:
+        return self.user_id is None
+
+    def __str__(self) -> str:
+        viewer = self.user_id if self.user_id is not None else "(character)"
+        return f"{self.character_id}/{viewer}"
+
+
+class FactCategory(enum.StrEnum):
+    """The type of a semantic fact; the prompt picks types that fit the topic."""
+
+    PREFERENCE = "preference"
+    PERSONAL = "personal"
+    EMOTION = "emotion"
+    HABIT = "habit"
+    GOAL = "goal"
+
+
+class TrustState(enum.StrEnum):
+    """How a fact came to be believed."""
+
+    STATED = "stated"
+    INFERRED = "inferred"
+    CONFIRMED = "confirmed"
+    CONTRADICTED = "contradicted"
+
+
+class ScoringMethod(enum.StrEnum):
+    """How an episode's importance was decided."""
+
+    RULES = "rules"
+    LLM = "llm"
+    UNSCORED = "unscored"  # the LLM pass failed twice: the rule score stands, marked
+    GIVEN = "given"  # supplied by the caller (imports, force_store)
+
+
+class MemoryKind(enum.StrEnum):
+    EPISODE = "episode"
+    FACT = "fact"
+    EMOTION = "emotion"
+    VIEWER = "viewer"
+    CHARACTER = "character"
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """One exchange between a viewer and the character."""
+
+    id: str
+    scope: Scope
+    user_message: str
+    bot_message: str
+    recorded_at: datetime
+    importance: float
+    emotion: str = "neutral"
+    emotion_intensity: float = 0.5
+    topics: tuple[str, ...] = ()
+    scoring: ScoringMethod = ScoringMethod.RULES
+    last_recalled_at: datetime | None = None
+    recall_count: int = 0
+    archived_at: datetime | None = None
+    metadata: Metadata = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_unit_interval(self.importance, name="importance")
+        check_unit_interval(self.emotion_intensity, name="emotion_intensity")
+        as_utc(self.recorded_at, name="recorded_at")
+
+    @property
+    def searchable_text(self) -> str:
+        return f"{self.user_message}\n{self.bot_message}".strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """Something believed about a viewer, with its provenance and validity times."""
+
+    id: str
+    scope: Scope
+    text: str
+    category: FactCategory
+    confidence: float
+    salience: float
+    recorded_at: datetime
+    valid_from: datetime
+    trust: TrustState = TrustState.STATED
+    confirmation_count: int = 1
+    valid_to: datetime | None = None
+    superseded_at: datetime | None = None
+    supersedes: str | None = None
+    source_episode_ids: tuple[str, ...] = ()
+    last_recalled_at: datetime | None = None
+    recall_count: int = 0
+
+    def __post_init__(self) -> None:
+        check_unit_interval(self.confidence, name="confidence")
+        check_unit_interval(self.salience, name="salience")
+        as_utc(self.recorded_at, name="recorded_at")
+        as_utc(self.valid_from, name="valid_from")
+
+    @property
+    def is_current(self) -> bool:
+        return self.superseded_at is None and self.trust is not TrustState.CONTRADICTED
+
+
+@dataclass(frozen=True, slots=True)
+class EmotionRecord:
+    """How a viewer felt in one exchange, and what triggered it."""
+
+    id: str
+    scope: Scope
+    emotion: str
+    intensity: float
+    recorded_at: datetime
+    trigger_topics: tuple[str, ...] = ()
+    episode_id: str | None = None
+
+    def __post_init__(self) -> None:
+        check_unit_interval(self.intensity, name="intensity")
+        as_utc(self.recorded_at, name="recorded_at")
+
+
+@dataclass(frozen=True, slots=True)
+class Tombstone:
+    """What remains of a deleted memory: never its content."""
+
+    memory_id: str
+    kind: MemoryKind
+    scope: Scope
+    deleted_at: datetime
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ViewerSummary:
+    """A viewer as seen from a character: counts and last activity."""
+
+    scope: Scope
+    episode_count: int
+    fact_count: int
+    last_seen_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScopeExport:
+    """Everything stored about one scope."""
+
+    scope: Scope
+    episodes: tuple[Episode, ...]
+    facts: tuple[Fact, ...]
+    emotions: tuple[EmotionRecord, ...]
+    tombstones: tuple[Tombstone, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReport:
+    """What a delete removed, by kind."""
+
+    scope: Scope
+    episodes: int
+    facts: int
+    emotions: int

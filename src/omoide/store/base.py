@@ -1,0 +1,199 @@
+"""The scoped storage contract.
+
+Every method that reads, writes, updates, counts, lists, exports or deletes memory takes a
+:class:`~omoide.domain.Scope` (or a ``character_id`` for character-wide operations). A method
+that could touch memory without a scope does not exist. Each backend turns a scope into a
+filter in exactly one function, with bound parameters.
+
+Vectors arrive already embedded; the store records which model made them and refuses
+vectors of another model or dimension (:class:`~omoide.errors.Conflict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Generic, Protocol, TypeVar
+
+from omoide.domain import (
+    EmotionRecord,
+    Episode,
+    Fact,
+    FactCategory,
+    ForgetReport,
+    Scope,
+    ScopeExport,
+    Tombstone,
+    Vector,
+    ViewerSummary,
+)
+
+Item = TypeVar("Item", Episode, Fact)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Generic[Item]):
+    """A search result with the backend's raw score.
+
+    For vector search ``score`` is cosine similarity in [-1, 1]; for keyword search it is
+    BM25 with higher meaning better. Ranking normalises these; the store does not.
+    """
+
+    item: Item
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWrite:
+    """One exchange to persist: the episode (if worth storing) and the emotion record.
+
+    An exchange below the storage threshold still records how the viewer felt.
+    """
+
+    scope: Scope
+    episode: Episode | None
+    vector: Vector | None
+    emotion: EmotionRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class FactWrite:
+    fact: Fact
+    vector: Vector
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeFilter:
+    """Which episodes a search or listing may return."""
+
+    min_importance: float = 0.0
+    include_archived: bool = False
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FactFilter:
+    """Which facts a search or listing may return.
+
+    By default only current facts: not superseded and not contradicted.
+    """
+
+    categories: frozenset[FactCategory] | None = None
+    include_inactive: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EmbeddingInfo:
+    model_name: str
+    dimensions: int
+
+
+class MemoryStore(Protocol):
+    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant."""
+
+    @property
+    def embedding(self) -> EmbeddingInfo: ...
+
+    # --- episodes and emotions -------------------------------------------------------
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        ...
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode: ...
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]:
+        """Newest first."""
+        ...
+
+    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int: ...
+
+    async def search_episode_vectors(
+        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def search_episode_keywords(
+        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def record_recalls(
+        self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
+    ) -> None:
+        """Reinforce recalled memories in one write: recall count up, last recall = at."""
+        ...
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int: ...
+
+    async def delete_episode(
+        self, scope: Scope, episode_id: str, *, reason: str, at: datetime
+    ) -> Tombstone: ...
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]:
+        """Oldest first."""
+        ...
+
+    # --- facts -----------------------------------------------------------------------
+    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None: ...
+
+    async def get_fact(self, scope: Scope, fact_id: str) -> Fact: ...
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
+        """Replace a stored fact's fields (same id); a new vector when its text changed."""
+        ...
+
+    async def supersede_fact(
+        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
+    ) -> Fact:
+        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
+        ...
+
+    async def delete_fact(
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
+    ) -> Tombstone: ...
+
+    # --- viewers and characters --------------------------------------------------------
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport: ...
+
+    async def export_scope(self, scope: Scope) -> ScopeExport: ...
+
+    async def list_tombstones(self, scope: Scope) -> list[Tombstone]: ...
+
+    async def list_viewers(
+        self, character_id: str, *, search: str | None, limit: int, offset: int = 0
+    ) -> list[ViewerSummary]: ...
+
+    async def clear_character(
+        self, character_id: str, *, reason: str, at: datetime
+    ) -> ForgetReport: ...
+
+    # --- maintenance -----------------------------------------------------------------
+    async def list_episodes_for_decay(
+        self, character_id: str, *, after_id: str | None, limit: int
+    ) -> list[Episode]:
+        """Unarchived episodes of every scope of one character, in id order, one page."""
+        ...
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int:
+        """Destroy archived episodes, leaving tombstones; returns how many."""
+        ...
+
+    async def close(self) -> None: ...
