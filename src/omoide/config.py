@@ -27,16 +27,29 @@ class Settings(BaseSettings):
     embedder_model: str | None = None
     embedder_url: str | None = None
     embedder_api_key: SecretStr | None = None
+    embedder_dimensions: int | None = Field(default=None, ge=1, le=16384)
     embedder_threads: int = Field(default=1, ge=1, le=64)
     query_cache_size: int = Field(default=512, ge=0)
     query_cache_seconds: float = Field(default=300.0, ge=0)
 
-    llm: LLMName = "none"
+    llm: LLMName = "scripted"
     llm_url: str | None = None
     llm_model: str | None = None
     llm_api_key: SecretStr | None = None
     llm_timeout_seconds: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
+    llm_importance: bool = True
+    llm_extraction: bool = True
+
+    characters_dirs: list[Path] = Field(default_factory=list)
+    history_turns: int = Field(default=10, ge=0, le=200)
+
+    weight_relevance: float = Field(default=1.0, ge=0)
+    weight_recency: float = Field(default=0.25, ge=0)
+    weight_importance: float = Field(default=0.5, ge=0)
+    recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
+    context_token_budget: int = Field(default=300, ge=0, le=8192)
+    store_threshold: float = Field(default=0.3, ge=0, le=1)
 
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
@@ -44,6 +57,19 @@ class Settings(BaseSettings):
     @property
     def database_path(self) -> Path:
         return self.data_dir / "omoide.sqlite3"
+
+    @property
+    def queue_path(self) -> Path:
+        return self.data_dir / "queue.sqlite3"
+
+    @property
+    def state_path(self) -> Path:
+        return self.data_dir / "states.sqlite3"
+
+    @property
+    def uses_real_llm(self) -> bool:
+        """A real model also helps the memory pipeline; the scripted one only chats."""
+        return self.llm not in ("none", "scripted")
 
 
 def load_settings(**overrides: object) -> Settings:

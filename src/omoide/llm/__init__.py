@@ -1,0 +1,37 @@
+"""Language-model backends behind one seam, :class:`ChatModel`.
+
+* :class:`ScriptedChatModel`: deterministic, for tests and demos (no model needed);
+* :class:`OllamaChatModel`: Ollama's ``/api/chat``;
+* :class:`OpenAIChatModel`: any OpenAI-compatible ``/v1/chat/completions``;
+* :class:`AnthropicChatModel`: Anthropic's ``/v1/messages``.
+
+The HTTP backends retry unavailable servers with :class:`RetryPolicy` (streams only before
+their first token) and raise only :mod:`omoide.errors` exceptions. :func:`complete_json`
+asks any of them for JSON and validates it, raising ParseFailure rather than guessing.
+"""
+
+from omoide.llm.anthropic import AnthropicChatModel
+from omoide.llm.base import ChatMessage, ChatModel, ChatOptions, Role
+from omoide.llm.demo_replies import demo_responder
+from omoide.llm.json_reply import complete_json, extract_json
+from omoide.llm.ollama import OllamaChatModel
+from omoide.llm.openai import OpenAIChatModel
+from omoide.llm.retry import RetryPolicy
+from omoide.llm.scripted import ChatCall, ScriptedChatModel, demo_reply
+
+__all__ = [
+    "AnthropicChatModel",
+    "ChatCall",
+    "ChatMessage",
+    "ChatModel",
+    "ChatOptions",
+    "OllamaChatModel",
+    "OpenAIChatModel",
+    "RetryPolicy",
+    "Role",
+    "ScriptedChatModel",
+    "complete_json",
+    "demo_reply",
+    "demo_responder",
+    "extract_json",
+]

@@ -29,7 +29,7 @@ from omoide.domain import (
     ViewerSummary,
 )
 
-Item = TypeVar("Item", Episode, Fact)
+Item = TypeVar("Item", bound=Episode | Fact)
 
 
 @dataclass(frozen=True, slots=True)

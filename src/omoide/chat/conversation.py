@@ -1,0 +1,224 @@
+"""One chat exchange: recall, prompt, stream, then queue the turn off the reply path.
+
+The reply waits for memory retrieval (no language model involved) and for the chat model;
+it never waits for the memory write, which goes through the durable queue. If retrieval
+fails, the reply still comes, without memories, and the failure is logged. If the model
+is unreachable, the stream ends with an error event.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from omoide.character.emotion import EmotionEngine
+from omoide.character.library import Character, CharacterLibrary
+from omoide.character.state import CharacterState, initial_state
+from omoide.character.state_store import CharacterStateStore
+from omoide.character.topics import TopicTracker
+from omoide.chat.history import SessionHistory
+from omoide.clock import Clock
+from omoide.domain import Scope, as_utc, check_identifier
+from omoide.errors import BackendError, BackendUnavailable, InvalidInput, OmoideError
+from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
+from omoide.memory.manager import MemoryManager
+from omoide.memory.queue import DurableTurnQueue
+from omoide.memory.recall import Recollection
+from omoide.memory.turns import TurnInput, TurnState, check_message
+from omoide.metrics import Metrics
+
+logger = logging.getLogger(__name__)
+
+MAX_CHAT_MESSAGE_CHARS = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    character_id: str
+    user_id: str
+    user_name: str
+    session_id: str
+    message: str
+    now: datetime | None = None
+
+    def __post_init__(self) -> None:
+        check_identifier(self.session_id, name="session_id")
+        check_identifier(self.user_name, name="user_name")
+        check_message(self.message, name="message", allow_empty=False)
+        if len(self.message) > MAX_CHAT_MESSAGE_CHARS:
+            raise InvalidInput(f"message is longer than {MAX_CHAT_MESSAGE_CHARS} characters")
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.character_id, self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEvent:
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
+class DoneEvent:
+    emotion: str
+    intimacy_level: float
+    memories_used: int
+    fact_ids: tuple[str, ...]
+    episode_ids: tuple[str, ...]
+    turn_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorEvent:
+    message: str
+    retryable: bool
+
+
+ChatEvent = TokenEvent | DoneEvent | ErrorEvent
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedChat:
+    """Everything decided before the model is called."""
+
+    request: ChatRequest
+    character: Character
+    state: CharacterState
+    messages: list[ChatMessage]
+    recollection: Recollection | None
+    now: datetime
+
+
+class Conversation:
+    """Chat with characters, remembering each viewer."""
+
+    def __init__(
+        self,
+        *,
+        memory: MemoryManager,
+        characters: CharacterLibrary,
+        states: CharacterStateStore,
+        chat_model: ChatModel,
+        queue: DurableTurnQueue,
+        history: SessionHistory,
+        clock: Clock,
+        metrics: Metrics,
+        options: ChatOptions | None = None,
+        on_queued: Callable[[], None] | None = None,
+    ) -> None:
+        self._memory = memory
+        self._characters = characters
+        self._states = states
+        self._model = chat_model
+        self._queue = queue
+        self._history = history
+        self._clock = clock
+        self._metrics = metrics
+        self._options = options or ChatOptions(max_tokens=400, temperature=0.8)
+        self._on_queued = on_queued
+
+    async def prepare(self, request: ChatRequest) -> PreparedChat:
+        """Load the character and state, recall memories and build the messages.
+
+        Raises NotFound for an unknown character before anything streams.
+        """
+        character = await self._characters.load(request.character_id)
+        now = as_utc(request.now, name="now") if request.now else self._clock.now()
+        scope = request.scope
+        state = await self._states.load(scope) or initial_state(character.profile)
+        recollection = await self._recall(scope, request.message, now)
+        section = recollection.rendered.text if recollection else ""
+        system = character.prompt.build_system_prompt(
+            character.profile, state, user_name=request.user_name, memory_section=section, now=now
+        )
+        messages = [
+            ChatMessage("system", system),
+            *self._history.messages(scope, request.session_id),
+            ChatMessage("user", request.message),
+        ]
+        return PreparedChat(request, character, state, messages, recollection, now)
+
+    async def _recall(self, scope: Scope, message: str, now: datetime) -> Recollection | None:
+        try:
+            return await self._memory.retrieve_context(scope, message, now=now)
+        except OmoideError:
+            self._metrics.increment("chat.recall_failures")
+            logger.exception("memory retrieval failed for %s; replying without memories", scope)
+            return None
+
+    async def stream(self, prepared: PreparedChat) -> AsyncIterator[ChatEvent]:
+        """Stream the reply as clean text (emotion tags removed), then the outcome."""
+        engine = EmotionEngine(prepared.character.profile)
+        tag_filter = engine.stream_filter()
+        pieces: list[str] = []
+        try:
+            async for chunk in self._model.stream(prepared.messages, self._options):
+                visible = tag_filter.feed(chunk)
+                if visible:
+                    pieces.append(visible)
+                    yield TokenEvent(visible)
+        except BackendError as exc:
+            self._metrics.increment("chat.model_failures")
+            logger.warning("chat model failed for %s: %s", prepared.request.scope, exc)
+            yield ErrorEvent(f"the language model failed: {exc}", retryable=_retryable(exc))
+            return
+        tail = tag_filter.finish()
+        if tail:
+            pieces.append(tail)
+            yield TokenEvent(tail)
+        yield await self._finish(prepared, engine, "".join(pieces).strip(), tag_filter.emotion)
+
+    async def _finish(
+        self, prepared: PreparedChat, engine: EmotionEngine, reply: str, emotion: str | None
+    ) -> DoneEvent:
+        request = prepared.request
+        state = engine.update(
+            prepared.state, detected_emotion=emotion, user_message=request.message, now=prepared.now
+        )
+        tracker = TopicTracker.for_profile(prepared.character.profile)
+        state = tracker.update(
+            state, user_message=request.message, reply=reply, viewer_name=request.user_name
+        )
+        await self._states.save(request.scope, state)
+        self._history.append(request.scope, request.session_id, request.message, reply)
+        turn_id = await self._enqueue(request, reply, state, prepared.now)
+        rendered = prepared.recollection.rendered if prepared.recollection else None
+        fact_ids = rendered.fact_ids if rendered else ()
+        episode_ids = rendered.episode_ids if rendered else ()
+        return DoneEvent(
+            emotion=state.emotion,
+            intimacy_level=state.intimacy,
+            memories_used=len(fact_ids) + len(episode_ids),
+            fact_ids=fact_ids,
+            episode_ids=episode_ids,
+            turn_id=turn_id,
+        )
+
+    async def _enqueue(
+        self, request: ChatRequest, reply: str, state: CharacterState, now: datetime
+    ) -> str | None:
+        turn = TurnInput(
+            scope=request.scope,
+            user_message=request.message,
+            bot_message=reply,
+            state=TurnState(state.emotion, state.emotion_intensity, state.recent_topics[:8]),
+            timestamp=now,
+            metadata={"session_id": request.session_id},
+            user_name=request.user_name,
+        )
+        (accepted,) = await self._queue.put([turn])
+        self._metrics.increment("chat.turns_queued")
+        if self._on_queued is not None:
+            self._on_queued()
+        return accepted.turn_id
+
+    async def forget_viewer(self, scope: Scope) -> None:
+        """Drop the viewer's character state and short-term history."""
+        await self._states.delete(scope)
+        self._history.forget(scope)
+
+
+def _retryable(error: BackendError) -> bool:
+    return isinstance(error, BackendUnavailable)

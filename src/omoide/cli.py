@@ -1,0 +1,273 @@
+"""The ``omoide`` command: a thin shell over the library.
+
+Every option is also settable as an ``OMOIDE_`` environment variable; options given on the
+command line win. ``--json`` prints machine-readable output.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import anyio
+import typer
+from rich.console import Console
+
+from omoide.cli_render import (
+    episode_rows,
+    fact_rows,
+    print_table,
+    recollection_json,
+    search_json,
+    to_json,
+)
+from omoide.config import Settings, load_settings
+from omoide.domain import Scope
+from omoide.errors import OmoideError
+from omoide.memory.turns import TurnState
+from omoide.wiring import Omoide, build
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="omoide: memory for AI VTubers")
+console = Console()
+errors = Console(stderr=True)
+Result = TypeVar("Result")
+
+DataDir = Annotated[
+    Path | None, typer.Option("--data-dir", help="Where the store lives (OMOIDE_DATA_DIR)")
+]
+Embedder = Annotated[
+    str | None, typer.Option("--embedder", help="use | e5 | hashing | ... (OMOIDE_EMBEDDER)")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output")]
+Character = Annotated[str, typer.Option("--character", "-c", help="Character id")]
+User = Annotated[str, typer.Option("--user", "-u", help="Viewer id")]
+When = Annotated[
+    datetime | None,
+    typer.Option("--now", help="Act as if it were this time (ISO 8601 with offset)"),
+]
+
+
+def settings_from(**options: Any) -> Settings:
+    """Settings from the environment, with the options actually given on top."""
+    return load_settings(**{key: value for key, value in options.items() if value is not None})
+
+
+def run(settings: Settings, action: Callable[[Omoide], Awaitable[Result]]) -> Result:
+    """Build omoide, run one action, close everything; errors become exit code 1."""
+
+    async def main() -> Result:
+        built = await build(settings)
+        try:
+            return await action(built)
+        finally:
+            await built.aclose()
+
+    try:
+        return anyio.run(main)
+    except OmoideError as exc:
+        errors.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+
+
+def emit(as_json: bool, payload: object, show: Callable[[], None]) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+    else:
+        show()
+
+
+@app.command()
+def remember(
+    message: Annotated[str, typer.Argument(help="What the viewer said")],
+    character: Character = "haru",
+    user: User = "viewer",
+    bot: Annotated[str, typer.Option(help="What the character answered")] = "",
+    emotion: Annotated[str, typer.Option(help="Emotion label of the exchange")] = "neutral",
+    intensity: Annotated[float, typer.Option(help="Emotion intensity in [0, 1]")] = 0.5,
+    timestamp: Annotated[datetime | None, typer.Option(help="When it was said")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Store whatever the importance")] = False,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remember one exchange between a viewer and a character."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        stored = await built.memory.store_interaction(
+            Scope(character, user),
+            message,
+            bot,
+            TurnState(emotion, intensity),
+            timestamp=timestamp,
+            force_store=force,
+        )
+        return dict(to_json(stored))
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: console.print(result))
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for")],
+    character: Character = "haru",
+    user: User = "viewer",
+    now: When = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Search a viewer's memories; shows why each ranked where it did."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        return search_json(await built.memory.search(Scope(character, user), query, now=now))
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: _show_search(result))
+
+
+def _show_search(result: dict[str, Any]) -> None:
+    print_table(console, "facts", fact_rows(result["facts"]))
+    print_table(console, "episodes", episode_rows(result["episodes"]))
+
+
+@app.command()
+def context(
+    query: Annotated[str, typer.Argument(help="The viewer's message")],
+    character: Character = "haru",
+    user: User = "viewer",
+    now: When = None,
+    budget: Annotated[int | None, typer.Option(help="Token budget")] = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show the memory section a reply to this message would get."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        recollection = await built.memory.retrieve_context(
+            Scope(character, user), query, now=now, token_budget=budget
+        )
+        return recollection_json(recollection)
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: console.print(result["text"] or "(nothing to remember)"))
+
+
+@app.command()
+def facts(
+    character: Character = "haru",
+    user: User = "viewer",
+    history: Annotated[bool, typer.Option(help="Include superseded facts")] = False,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """List what the character believes about a viewer."""
+
+    async def action(built: Omoide) -> list[dict[str, Any]]:
+        found = await built.memory.list_facts(Scope(character, user), include_inactive=history)
+        return [to_json(fact) for fact in found]
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: print_table(console, "facts", fact_rows(result)))
+
+
+@app.command()
+def forget(
+    character: Character = "haru",
+    user: User = "viewer",
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Forget everything about a viewer (tombstones remain, without content)."""
+    if not yes:
+        typer.confirm(f"Forget everything {character} remembers about {user}?", abort=True)
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        scope = Scope(character, user)
+        report = await built.memory.forget_viewer(scope)
+        await built.states.delete(scope)
+        return dict(to_json(report))
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: console.print(result))
+
+
+@app.command()
+def export(
+    character: Character = "haru",
+    user: User = "viewer",
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+) -> None:
+    """Print everything stored about a viewer as JSON."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        return dict(to_json(await built.memory.export_viewer(Scope(character, user))))
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
+def decay(
+    character: Character = "haru",
+    now: When = None,
+    purge_before: Annotated[
+        datetime | None, typer.Option(help="Also destroy memories archived before this time")
+    ] = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Archive memories whose retention fell below the threshold."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        report = await built.memory.run_decay(
+            character, now=now, purge_archived_before=purge_before
+        )
+        return dict(to_json(report))
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: console.print(result))
+
+
+@app.command()
+def reembed(
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    batch_size: Annotated[int, typer.Option(help="Texts per embedding batch")] = 64,
+    as_json: AsJson = False,
+) -> None:
+    """Re-embed every stored memory with the configured embedder (after changing it)."""
+    from omoide.store.sqlite.reembed import reembed_store
+    from omoide.wiring import build_embedder
+
+    settings = settings_from(data_dir=data_dir, embedder=embedder)
+
+    async def main() -> dict[str, Any]:
+        model = await build_embedder(settings)
+        with console.status(f"re-embedding with {model.model_name}"):
+            report = await reembed_store(settings.database_path, model, batch_size=batch_size)
+        return dict(to_json(report))
+
+    try:
+        result = anyio.run(main)
+    except OmoideError as exc:
+        errors.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    emit(as_json, result, lambda: console.print(result))
+
+
+def main() -> None:
+    from omoide.cli_service import register
+
+    register(app)
+    app()

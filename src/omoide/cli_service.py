@@ -1,0 +1,179 @@
+"""CLI commands that talk to a character: ``demo``, ``chat`` and ``serve``."""
+
+from __future__ import annotations
+
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+from rich.console import Console
+from rich.panel import Panel
+
+from omoide.chat.conversation import ChatRequest, Conversation, DoneEvent, ErrorEvent, TokenEvent
+from omoide.cli import DataDir, Embedder, errors, settings_from
+from omoide.clock import FixedClock
+from omoide.domain import Scope
+from omoide.errors import ConfigError, OmoideError
+from omoide.llm.scripted import ScriptedChatModel
+from omoide.wiring import Omoide, build
+
+console = Console()
+
+DEMO_VIEWER = ("minjun", "민준")
+DEMO_OPENING = "나 롤 게임 엄청 좋아해요!"
+DEMO_SMALL_TALK = (
+    "오늘 날씨 진짜 춥네요",
+    "점심에 김치찌개 먹었어요",
+    "회사 일이 너무 많아서 야근했어요",
+    "주말에 비 온대요",
+    "어제 잠을 잘 못 잤어요",
+    "동생이 이번에 대학교 입학했어요",
+    "요즘 운동을 시작했어요",
+    "감기 기운이 있어요",
+    "버스가 늦게 와서 지각할 뻔했어요",
+    "커피를 너무 많이 마신 것 같아요",
+)
+DEMO_QUESTION = "요즘 뭐하면서 놀아요?"
+
+
+async def say(conversation: Conversation, request: ChatRequest, *, show: bool) -> str:
+    prepared = await conversation.prepare(request)
+    reply = []
+    async for event in conversation.stream(prepared):
+        if isinstance(event, TokenEvent):
+            reply.append(event.content)
+            if show:
+                console.print(event.content, end="", markup=False, highlight=False)
+        elif isinstance(event, ErrorEvent):
+            raise typer.Exit(_fail(event.message))
+        elif isinstance(event, DoneEvent) and show:
+            console.print(f"\n[dim]({event.emotion}, memories used: {event.memories_used})[/dim]")
+    return "".join(reply)
+
+
+def _fail(message: str) -> int:
+    errors.print(f"[red]error:[/red] {message}")
+    return 1
+
+
+async def play_demo(built: Omoide, clock: FixedClock, start: datetime) -> None:
+    conversation = built.conversation
+    if conversation is None:
+        raise ConfigError("the demo needs a chat model")
+    user_id, user_name = DEMO_VIEWER
+    moments = [start + timedelta(hours=19 * index) for index in range(len(DEMO_SMALL_TALK) + 2)]
+    messages = [DEMO_OPENING, *DEMO_SMALL_TALK, DEMO_QUESTION]
+    for index, (moment, message) in enumerate(zip(moments, messages, strict=True)):
+        clock.set(moment)
+        last = index == len(messages) - 1
+        console.print(f"[bold]{moment:%m/%d %H:%M} {user_name}:[/bold] {message}")
+        if last:
+            console.print("[bold]Haru:[/bold] ", end="")
+        request = ChatRequest("haru", user_id, user_name, f"session-{index // 4}", message)
+        await say(conversation, request, show=last)
+        await built.drainer.drain_all()
+    model = built.chat_model
+    if isinstance(model, ScriptedChatModel) and model.last_call is not None:
+        prompt = model.last_call.system_prompt or ""
+        console.print(Panel(prompt, title="the system prompt Haru received", expand=False))
+    facts = await built.memory.list_facts(Scope("haru", user_id))
+    console.print("[bold]What Haru believes about 민준:[/bold]")
+    for fact in facts:
+        console.print(f"  - {fact.text} ({fact.category.value}, {fact.confidence:.0%})")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(demo)
+    app.command()(chat)
+    app.command()(serve)
+
+
+def demo(data_dir: DataDir = None, embedder: Embedder = None) -> None:
+    """Replay the seed's scenario with the scripted model and show what Haru received."""
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(days=9)
+    clock = FixedClock(start)
+
+    async def main(directory: Path) -> None:
+        settings = settings_from(data_dir=directory, embedder=embedder, llm="scripted")
+        built = await build(settings, clock=clock)
+        try:
+            await play_demo(built, clock, start)
+        finally:
+            await built.aclose()
+
+    with tempfile.TemporaryDirectory(prefix="omoide-demo-") as scratch:
+        try:
+            anyio.run(main, data_dir or Path(scratch))
+        except OmoideError as exc:
+            raise typer.Exit(_fail(str(exc))) from exc
+
+
+def chat(
+    character: Annotated[str, typer.Option("--character", "-c")] = "haru",
+    user: Annotated[str, typer.Option("--user", "-u")] = "me",
+    name: Annotated[str | None, typer.Option(help="Your display name")] = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    llm: Annotated[str | None, typer.Option(help="ollama | openai | anthropic | scripted")] = None,
+    llm_url: Annotated[str | None, typer.Option()] = None,
+    llm_model: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Talk with a character in the terminal (replies stream; empty line or Ctrl-D quits)."""
+    settings = settings_from(
+        data_dir=data_dir, embedder=embedder, llm=llm, llm_url=llm_url, llm_model=llm_model
+    )
+
+    async def main() -> None:
+        built = await build(settings)
+        try:
+            conversation = built.conversation
+            if conversation is None:
+                raise ConfigError("chat needs a language model: set --llm or OMOIDE_LLM")
+            while line := await anyio.to_thread.run_sync(_read_line, f"{name or user}> "):
+                request = ChatRequest(character, user, name or user, "terminal", line)
+                console.print(f"{character}> ", end="")
+                await say(conversation, request, show=True)
+                await built.drainer.drain_all()
+        finally:
+            await built.aclose()
+
+    try:
+        anyio.run(main)
+    except OmoideError as exc:
+        raise typer.Exit(_fail(str(exc))) from exc
+
+
+def _read_line(prompt: str) -> str:
+    try:
+        return input(prompt).strip()
+    except EOFError:
+        return ""
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on")] = None,
+    port: Annotated[int | None, typer.Option(help="Port")] = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    llm: Annotated[str | None, typer.Option(help="ollama | openai | anthropic | scripted")] = None,
+    llm_url: Annotated[str | None, typer.Option()] = None,
+    llm_model: Annotated[str | None, typer.Option()] = None,
+) -> None:
+    """Start the HTTP service (REST API and chat over SSE)."""
+    import uvicorn
+
+    from omoide.api.app import create_app
+
+    settings = settings_from(
+        host=host,
+        port=port,
+        data_dir=data_dir,
+        embedder=embedder,
+        llm=llm,
+        llm_url=llm_url,
+        llm_model=llm_model,
+    )
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")

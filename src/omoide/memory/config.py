@@ -1,0 +1,40 @@
+"""Typed tuning for the memory pipeline; built from Settings in the composition root."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from omoide.memory.forgetting import DecayPolicy
+from omoide.memory.ranking import FusionConfig, RankingWeights
+
+
+@dataclass(frozen=True, slots=True)
+class RecallConfig:
+    """How much the reply path looks at and how much it may put in the prompt."""
+
+    episode_candidates: int = 30
+    episodes_in_context: int = 5
+    fact_candidates: int = 20
+    facts_in_context: int = 8
+    facts_per_cued_category: int = 2
+    token_budget: int = 300
+    emotion_days: int = 7
+    min_importance: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class WriteConfig:
+    """What is worth keeping and when facts are extracted."""
+
+    store_threshold: float = 0.3
+    fact_extraction_threshold: float = 0.0
+    related_facts_for_extraction: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryConfig:
+    ranking: RankingWeights = field(default_factory=RankingWeights)
+    fusion: FusionConfig = field(default_factory=FusionConfig)
+    recall: RecallConfig = field(default_factory=RecallConfig)
+    write: WriteConfig = field(default_factory=WriteConfig)
+    decay: DecayPolicy = field(default_factory=DecayPolicy)

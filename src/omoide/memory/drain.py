@@ -1,0 +1,107 @@
+"""Drains the durable turn queue into the memory pipeline, off the reply path."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+
+import anyio
+
+from omoide.errors import InvalidInput, NotFound, OmoideError
+from omoide.memory.manager import MemoryManager
+from omoide.memory.queue import DurableTurnQueue, QueuedTurn
+from omoide.metrics import Metrics
+
+logger = logging.getLogger(__name__)
+
+
+class QueueDrainer:
+    """Moves queued turns into memory in batches; at-least-once, replays recognised."""
+
+    def __init__(
+        self,
+        queue: DurableTurnQueue,
+        memory: MemoryManager,
+        *,
+        metrics: Metrics,
+        batch_size: int = 64,
+        max_attempts: int = 5,
+        idle_seconds: float = 0.5,
+    ) -> None:
+        self._queue = queue
+        self._memory = memory
+        self._metrics = metrics
+        self._batch_size = batch_size
+        self._max_attempts = max_attempts
+        self._idle_seconds = idle_seconds
+        self._wake = anyio.Event()
+
+    def notify(self) -> None:
+        """Tell the worker that new turns are waiting."""
+        self._wake.set()
+
+    async def drain_once(self) -> int:
+        """Process one batch; returns how many queued turns it handled."""
+        batch = await self._queue.take(self._batch_size)
+        by_character: dict[str, list[QueuedTurn]] = defaultdict(list)
+        for queued in batch:
+            by_character[queued.turn.scope.character_id].append(queued)
+        for character_id, group in by_character.items():
+            await self._store_group(character_id, group)
+        return len(batch)
+
+    async def drain_all(self) -> int:
+        """Drain until nothing retryable is left (used on start and on shutdown)."""
+        total = 0
+        while True:
+            handled = await self.drain_once()
+            total += handled
+            if handled == 0:
+                return total
+            counts = await self._queue.counts()
+            if counts["pending"] == 0:
+                return total
+
+    async def run(self) -> None:
+        """Work until cancelled: drain, then sleep until notified or idle time passes."""
+        while True:
+            if await self.drain_once():
+                continue
+            with anyio.move_on_after(self._idle_seconds):
+                await self._wake.wait()
+            self._wake = anyio.Event()
+
+    async def _store_group(self, character_id: str, group: Sequence[QueuedTurn]) -> None:
+        fresh = [queued for queued in group if not await self._already_stored(queued)]
+        replayed = [queued.job_id for queued in group if queued not in fresh]
+        if replayed:
+            self._metrics.increment("queue.replays_skipped", len(replayed))
+            await self._queue.done(replayed)
+        if not fresh:
+            return
+        job_ids = [queued.job_id for queued in fresh]
+        try:
+            await self._memory.store_interactions(character_id, [q.turn for q in fresh])
+        except InvalidInput as exc:
+            logger.error("queued turns for %s are invalid and parked: %s", character_id, exc)
+            await self._queue.retry_later(job_ids, error=str(exc), max_attempts=0)
+            self._metrics.increment("queue.parked", len(job_ids))
+            return
+        except OmoideError as exc:
+            logger.warning("storing queued turns for %s failed, will retry: %s", character_id, exc)
+            await self._queue.retry_later(job_ids, error=str(exc), max_attempts=self._max_attempts)
+            self._metrics.increment("queue.retries", len(job_ids))
+            return
+        await self._queue.done(job_ids)
+        self._metrics.increment("queue.stored", len(job_ids))
+
+    async def _already_stored(self, queued: QueuedTurn) -> bool:
+        """A turn written just before a crash is still queued: recognise it by its id."""
+        if queued.turn.turn_id is None:
+            return False
+        try:
+            await self._memory.store.get_episode(queued.turn.scope, queued.turn.turn_id)
+        except NotFound:
+            return False
+        return True

@@ -1,0 +1,277 @@
+"""Clauses of a viewer's message, and the viewer's own words cleaned per script.
+
+A message is cut into clauses at sentence punctuation and commas, then at connectives
+("but", "는데", "けど", "但是") so that "고양이는 좋아하는데 개는 싫어" yields two facts.
+Questions are marked: "do you like cats?", "좋아해요?", "好きですか", "你喜欢猫吗" state
+nothing about the viewer.
+
+Cleaning trims what is not the object: the speaker's own pronoun and adverbs in front
+("나 롤 게임 엄청" -> "롤 게임"), particles behind ("고양이를" -> "고양이", "ラーメンが" ->
+"ラーメン"), English clause tails ("cats but I hate dogs" -> "cats").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from omoide.memory.extraction_patterns import (
+    JA_ADVERBS,
+    JA_SELF,
+    KO_ADVERBS,
+    KO_SELF,
+    Script,
+)
+from omoide.memory.patterns import is_low_signal
+
+MAX_MESSAGE_CHARS = 2000
+"""Only the start of a longer message is read for facts: chat messages are short, and
+the patterns' cost grows with the square of a clause's length."""
+MAX_CLAUSE_CHARS = 160
+MAX_OBJECT_CHARS = 60
+MAX_OBJECT_WORDS = 8
+MAX_NAME_WORDS = 3
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    text: str
+    is_question: bool
+
+
+_SENTENCE_END = re.compile(r"([!?！？。;；\n]+|\.+(?!\d)|[,，、](?!\d))")
+_CONNECTIVE = re.compile(
+    r"\s+(?=(?:but|however|whereas)\b)"
+    r"|(?<=[가-힣](?:는데|은데|인데|지만|거든|니까|어서|아서|해서))\s+"
+    r"|(?<=[가-힣]고)(?<!라고)\s+(?!있|싶|계|말|하)"
+    r"|(?<=けど)|(?<=けれど)|(?<=ですが)|(?<=だが)|(?<=のに)"
+    r"|(?=但是|可是|不过|而且|所以|然后|因为)",
+    re.IGNORECASE,
+)
+_EN_QUESTION = re.compile(
+    r"^\s*(?:(?:do|does|did|are|is|am|was|were|can|could|would|will|should|have|has|may"
+    r"|might|shall)\s+(?:you|u|ya|i|we|they|he|she|it|there|your|ur|anyone|anybody)\b"
+    r"|(?:what|which|who|whom|whose|how|why|where)\b)",
+    re.IGNORECASE,
+)
+_CJK_QUESTION = re.compile(
+    r"(?:니|냐|나요|(?<!니)까요?|는지|(?:です|ます|の|好き|嫌い)か|吗|嘛|么)\s*$"
+    r"|什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对"
+)
+
+
+def _is_question(text: str, ending: str) -> bool:
+    if "?" in ending or "？" in ending:
+        return True
+    return bool(_EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()))
+
+
+def _bounded(text: str) -> list[str]:
+    """``text`` in pieces of at most MAX_CLAUSE_CHARS, cut at spaces where possible."""
+    pieces = []
+    rest = text.strip()
+    while len(rest) > MAX_CLAUSE_CHARS:
+        cut = rest.rfind(" ", 0, MAX_CLAUSE_CHARS)
+        cut = cut if cut > 0 else MAX_CLAUSE_CHARS
+        pieces.append(rest[:cut].strip())
+        rest = rest[cut:].strip()
+    return [*pieces, rest]
+
+
+def split_clauses(message: str) -> list[Clause]:
+    """The clauses of ``message`` in order, each marked as a question or a statement."""
+    text = unicodedata.normalize("NFKC", message[:MAX_MESSAGE_CHARS]).translate(_APOSTROPHES)
+    pieces = _SENTENCE_END.split(text)
+    clauses: list[Clause] = []
+    for index in range(0, len(pieces), 2):
+        ending = pieces[index + 1] if index + 1 < len(pieces) else ""
+        for part in _CONNECTIVE.split(pieces[index]):
+            for bounded in _bounded(part) if part.strip() else []:
+                clauses.append(Clause(bounded, _is_question(bounded, ending)))
+    return clauses
+
+
+# --- cleaning -----------------------------------------------------------------------
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_EDGE_NOISE = "\"'`「」『』【】“”‘’()（）[]<>《》~〜～-_*#@:;・…♡♥☆★"
+_EN_TAIL = re.compile(
+    r"\s+(?:but|because|cause|cuz|since|though|although|when|whenever|while|if|so|and\s+then"
+    r"|and\s+I|which|who|lol|lmao|haha|tho|btw|except|unless)\b.*$",
+    re.IGNORECASE,
+)
+_EN_FILLER = re.compile(
+    r"\s+(?:so\s+much|a\s+lot|very\s+much|too|as\s+well|anymore|now|tbh|honestly|though"
+    r"|haha|lol|really|right\s+now|these\s+days|a\s+bit)$",
+    re.IGNORECASE,
+)
+_NAME_STOP = _word_set(
+    "and but i im i'm nice btw lol from by so who the or to haha please thanks thank "
+    "my here its it's"
+)
+_KO_LEADING = frozenset(KO_SELF.split("|")) | frozenset(KO_ADVERBS.split("|"))
+_KO_TRAILING = frozenset(KO_ADVERBS.split("|"))
+_KO_PARTICLES = (
+    "이랑",
+    "에서",
+    "한테",
+    "에게",
+    "을",
+    "를",
+    "은",
+    "는",
+    "도",
+    "가",
+    "이",
+    "랑",
+    "와",
+    "과",
+    "에",
+)
+_KO_NEEDS_BATCHIM = {"을": True, "은": True, "이": True, "과": True, "이랑": True}
+_KO_NEEDS_VOWEL = {"를": True, "는": True, "가": True, "와": True, "랑": True}
+_KO_NOUNS_LOOKING_LIKE_PARTICLES = _word_set(
+    "고양이 호랑이 원숭이 거북이 떡볶이 어린이 놀이 종이 아이 오이 나이 포도 온도 정도 지도 속도 "
+    "태도 인도 수도 휴가 작가 화가 평가 사과 과 우리 가"
+)
+_JA_LEADING = re.compile(
+    rf"^(?:(?:{JA_SELF})(?:は|も|が|って|(?!の))|(?:{JA_ADVERBS})|実は|でも|まあ)"
+)
+_JA_TRAILING = re.compile(rf"(?:が|は|も|を|のこと|の事|って|(?:{JA_ADVERBS}))$")
+_JA_NOMINALISER = re.compile(r"(?<=[るうくぐすつぬぶむ])の$")
+_ZH_LEADING = re.compile(r"^(?:我|本人)")
+_ZH_TRAILING = re.compile(r"[了的啊呀哦呢吧哈啦喔嘛]$")
+_UNWANTED_OBJECTS = _word_set(
+    """
+    it that this them these those you u ya him her me myself everything nothing anything
+    something everyone everybody stuff things one em 'em to
+    그거 이거 저거 그것 이것 너 당신 널 니 뭐 무엇 누구 다 그 이 저 걔
+    それ これ あれ あなた 君 きみ 何 なに 誰 お前 全部 みんな
+    这个 那个 你 它 他 她 什么 谁 哪个 一切 都 这 那 好 坏 男 女
+    """
+)
+
+
+def _trim_edges(words: str) -> str:
+    trimmed = words.strip()
+    while trimmed and (trimmed[0] in _EDGE_NOISE or not _is_wordlike(trimmed[0])):
+        trimmed = trimmed[1:].strip()
+    while trimmed and (trimmed[-1] in _EDGE_NOISE or not _is_wordlike(trimmed[-1])):
+        trimmed = trimmed[:-1].strip()
+    return trimmed
+
+
+def _is_wordlike(character: str) -> bool:
+    return unicodedata.category(character)[0] in "LN"
+
+
+def _has_batchim(syllable: str) -> bool | None:
+    code = ord(syllable) - 0xAC00
+    return None if not 0 <= code <= 11171 else code % 28 != 0
+
+
+def _strip_korean_particle(token: str) -> str:
+    if token in _KO_NOUNS_LOOKING_LIKE_PARTICLES:
+        return token
+    for particle in _KO_PARTICLES:
+        stem = token[: -len(particle)]
+        if not token.endswith(particle) or not stem:
+            continue
+        batchim = _has_batchim(stem[-1])
+        if batchim is not None and particle in _KO_NEEDS_BATCHIM and not batchim:
+            continue
+        if batchim is not None and particle in _KO_NEEDS_VOWEL and batchim:
+            continue
+        return stem
+    return token
+
+
+def _is_korean_topic(token: str) -> bool:
+    """ "직업은", "요즘은": a leading topic phrase, not part of the object."""
+    return token.endswith(("은", "는")) and _strip_korean_particle(token) != token
+
+
+def _clean_korean(words: str) -> str:
+    tokens = words.split()
+    while len(tokens) > 1 and (tokens[0] in _KO_LEADING or _is_korean_topic(tokens[0])):
+        tokens.pop(0)
+    if tokens and tokens[0] in _KO_LEADING:
+        tokens.pop(0)
+    while tokens and tokens[-1] in _KO_TRAILING:
+        tokens.pop()
+    if not tokens:
+        return ""
+    last = tokens[-1]
+    for adverb in sorted(_KO_TRAILING, key=len, reverse=True):
+        if len(adverb) > 1 and last.endswith(adverb) and len(last) > len(adverb):
+            last = last[: -len(adverb)]
+            break
+    tokens[-1] = _strip_korean_particle(last)
+    return " ".join(tokens)
+
+
+def _clean_japanese(words: str) -> str:
+    text = words.strip()
+    for pattern, replacement in ((_JA_LEADING, ""), (_JA_TRAILING, ""), (_JA_NOMINALISER, "")):
+        previous = None
+        while previous != text:
+            previous, text = text, pattern.sub(replacement, text, count=1).strip()
+    return text
+
+
+def _clean_chinese(words: str) -> str:
+    text = words.strip()
+    for pattern in (_ZH_LEADING, _ZH_TRAILING):
+        previous = None
+        while previous != text and len(text) > 1:
+            previous, text = text, pattern.sub("", text, count=1).strip()
+    return text
+
+
+def _clean_english(words: str) -> str:
+    text = _EN_TAIL.sub("", words.strip())
+    previous = None
+    while previous != text:
+        previous, text = text, _trim_edges(_EN_FILLER.sub("", text))
+    return text
+
+
+_CLEANERS = {
+    "en": _clean_english,
+    "ko": _clean_korean,
+    "ja": _clean_japanese,
+    "zh": _clean_chinese,
+}
+
+
+def clean_object(words: str, script: Script) -> str | None:
+    """The viewer's words for the object of a fact, or None when nothing usable is left."""
+    cleaned = _trim_edges(_CLEANERS[script](_trim_edges(words)))
+    if not cleaned or len(cleaned) > MAX_OBJECT_CHARS:
+        return None
+    if len(cleaned.split()) > MAX_OBJECT_WORDS:
+        return None
+    if cleaned.casefold() in _UNWANTED_OBJECTS or is_low_signal(cleaned):
+        return None
+    return cleaned
+
+
+def clean_name(words: str, script: Script) -> str | None:
+    """A person's or pet's name: at most three words, ending at the first non-name word."""
+    cleaned = clean_object(words, script)
+    if cleaned is None:
+        return None
+    kept: list[str] = []
+    for token in cleaned.split():
+        if token.casefold() in _NAME_STOP or len(kept) == MAX_NAME_WORDS:
+            break
+        kept.append(token)
+    name = _trim_edges(" ".join(kept))
+    return name or None

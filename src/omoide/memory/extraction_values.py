@@ -1,0 +1,71 @@
+"""The values fact extraction produces, and the extractor seam."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from omoide.domain import Fact, FactCategory, TrustState, check_unit_interval
+from omoide.errors import InvalidInput
+
+FactAction = Literal["add", "confirm", "update", "delete"]
+FACT_ACTIONS: tuple[FactAction, ...] = ("add", "confirm", "update", "delete")
+
+
+@dataclass(frozen=True, slots=True)
+class FactCandidate:
+    """A fact about the viewer, as an extractor phrased it (see ``memory.fact_text``)."""
+
+    text: str
+    category: FactCategory
+    confidence: float
+    salience: float
+    trust: TrustState
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise InvalidInput("a fact candidate's text must not be empty")
+        check_unit_interval(self.confidence, name="confidence")
+        check_unit_interval(self.salience, name="salience")
+
+
+@dataclass(frozen=True, slots=True)
+class FactDecision:
+    """What to do with one extracted fact, given the viewer's existing facts.
+
+    * ``add``: ``candidate`` is new; no target.
+    * ``confirm``: ``target_fact_id`` was said again (``candidate`` may repeat it).
+    * ``update``: ``candidate`` supersedes ``target_fact_id``.
+    * ``delete``: ``target_fact_id`` was contradicted.
+    """
+
+    action: FactAction
+    candidate: FactCandidate | None
+    target_fact_id: str | None
+
+    def __post_init__(self) -> None:
+        if self.action not in FACT_ACTIONS:
+            raise InvalidInput(f"unknown fact action {self.action!r}")
+        needs_candidate = self.action in ("add", "update")
+        if needs_candidate and self.candidate is None:
+            raise InvalidInput(f"a fact decision '{self.action}' needs a candidate")
+        needs_target = self.action != "add"
+        if needs_target != (self.target_fact_id is not None):
+            wanted = "needs" if needs_target else "takes no"
+            raise InvalidInput(f"a fact decision '{self.action}' {wanted} a target fact id")
+
+
+class FactExtractor(Protocol):
+    """Finds facts about the viewer in one exchange and decides how they change memory."""
+
+    async def extract(
+        self,
+        user_message: str,
+        bot_message: str,
+        *,
+        user_name: str | None,
+        existing: Sequence[Fact],
+    ) -> list[FactDecision]:
+        """``existing``: the viewer's current facts related to this exchange."""
+        ...

@@ -1,0 +1,250 @@
+"""Keeps a viewer's facts current: add, confirm, supersede, contradict, with provenance.
+
+Near-duplicates are merged by meaning: a new fact whose embedding is at least as similar
+to an existing current fact of the same category as the embedder's calibrated duplicate
+threshold confirms that fact instead of adding a second copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from omoide.domain import (
+    Episode,
+    Fact,
+    FactCategory,
+    Scope,
+    TrustState,
+    Vector,
+    as_utc,
+    check_unit_interval,
+    new_id,
+)
+from omoide.embed.base import Embedder
+from omoide.errors import InvalidInput
+from omoide.memory.extraction import FactCandidate, FactDecision, FactExtractor
+from omoide.memory.turns import FactChange
+from omoide.metrics import Metrics
+from omoide.store.base import FactFilter, FactWrite, MemoryStore
+
+CONFIRMATION_GAIN = 0.2
+"""On confirmation, confidence moves this share of the way to 1.0 (diminishing returns)."""
+MAX_FACT_CHARS = 500
+
+
+def confirmed_confidence(confidence: float) -> float:
+    return min(1.0, confidence + (1.0 - confidence) * CONFIRMATION_GAIN)
+
+
+class FactKeeper:
+    """Applies extraction decisions and manual corrections to one store."""
+
+    def __init__(
+        self,
+        *,
+        store: MemoryStore,
+        embedder: Embedder,
+        duplicate_threshold: float,
+        metrics: Metrics,
+        related_limit: int = 10,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._duplicate_threshold = duplicate_threshold
+        self._metrics = metrics
+        self._related_limit = related_limit
+
+    async def related_facts(self, scope: Scope, vector: Vector, text: str) -> list[Fact]:
+        """Current facts near an exchange, by meaning and by words, best first."""
+        by_vector = await self._store.search_fact_vectors(
+            scope, vector, where=FactFilter(), limit=self._related_limit
+        )
+        by_words = await self._store.search_fact_keywords(
+            scope, text, where=FactFilter(), limit=self._related_limit
+        )
+        seen: dict[str, Fact] = {}
+        for hit in [*by_vector, *by_words]:
+            seen.setdefault(hit.item.id, hit.item)
+        return list(seen.values())
+
+    async def learn_from(
+        self,
+        episode: Episode,
+        *,
+        user_name: str | None,
+        episode_vector: Vector,
+        extractor: FactExtractor,
+    ) -> list[FactChange]:
+        existing = await self.related_facts(episode.scope, episode_vector, episode.user_message)
+        decisions = await extractor.extract(
+            episode.user_message, episode.bot_message, user_name=user_name, existing=existing
+        )
+        changes = []
+        for decision in decisions:
+            change = await self._apply(episode, decision)
+            if change is not None:
+                changes.append(change)
+                self._metrics.increment(f"facts.{change.action}")
+        return changes
+
+    async def _apply(self, episode: Episode, decision: FactDecision) -> FactChange | None:
+        scope, at = episode.scope, episode.recorded_at
+        if decision.action == "add" and decision.candidate is not None:
+            return await self._add(scope, decision.candidate, (episode.id,), at)
+        if decision.target_fact_id is None:
+            return None
+        target = await self._store.get_fact(scope, decision.target_fact_id)
+        if decision.action == "confirm":
+            return await self._confirm(scope, target, (episode.id,))
+        if decision.action == "update" and decision.candidate is not None:
+            return await self._supersede(scope, target, decision.candidate, (episode.id,), at)
+        if decision.action == "delete":
+            return await self._contradict(scope, target, at)
+        return None
+
+    async def _add(
+        self, scope: Scope, candidate: FactCandidate, sources: tuple[str, ...], at: datetime
+    ) -> FactChange:
+        vector = await self._embed_one(candidate.text)
+        duplicate = await self._duplicate_of(scope, candidate.category, vector)
+        if duplicate is not None:
+            return await self._confirm(scope, duplicate, sources)
+        fact = self._new_fact(scope, candidate, sources, at)
+        await self._store.add_facts(scope, [FactWrite(fact, vector)])
+        return FactChange("add", fact.id, fact.text)
+
+    async def _duplicate_of(
+        self, scope: Scope, category: FactCategory, vector: Vector
+    ) -> Fact | None:
+        hits = await self._store.search_fact_vectors(
+            scope, vector, where=FactFilter(categories=frozenset({category})), limit=1
+        )
+        if hits and hits[0].score >= self._duplicate_threshold:
+            return hits[0].item
+        return None
+
+    async def _confirm(self, scope: Scope, fact: Fact, sources: tuple[str, ...]) -> FactChange:
+        merged_sources = tuple(dict.fromkeys([*fact.source_episode_ids, *sources]))
+        confirmed = replace(
+            fact,
+            confirmation_count=fact.confirmation_count + 1,
+            confidence=confirmed_confidence(fact.confidence),
+            trust=TrustState.CONFIRMED,
+            source_episode_ids=merged_sources,
+        )
+        await self._store.update_fact(scope, confirmed, vector=None)
+        return FactChange("confirm", fact.id, fact.text)
+
+    async def _supersede(
+        self,
+        scope: Scope,
+        old: Fact,
+        candidate: FactCandidate,
+        sources: tuple[str, ...],
+        at: datetime,
+    ) -> FactChange:
+        vector = await self._embed_one(candidate.text)
+        new = replace(self._new_fact(scope, candidate, sources, at), supersedes=old.id)
+        await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
+        return FactChange("update", new.id, new.text, replaced_fact_id=old.id)
+
+    async def _contradict(self, scope: Scope, fact: Fact, at: datetime) -> FactChange:
+        closed = replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
+        await self._store.update_fact(scope, closed, vector=None)
+        return FactChange("delete", fact.id, fact.text)
+
+    @staticmethod
+    def _new_fact(
+        scope: Scope, candidate: FactCandidate, sources: tuple[str, ...], at: datetime
+    ) -> Fact:
+        return Fact(
+            id=new_id(),
+            scope=scope,
+            text=candidate.text,
+            category=candidate.category,
+            confidence=candidate.confidence,
+            salience=candidate.salience,
+            recorded_at=at,
+            valid_from=at,
+            trust=candidate.trust,
+            source_episode_ids=sources,
+        )
+
+    async def _embed_one(self, text: str) -> Vector:
+        matrix = await self._embedder.embed_documents([text])
+        vector: Vector = matrix[0]
+        return vector
+
+    # --- corrections by a person --------------------------------------------------------
+    async def add_manual(
+        self,
+        scope: Scope,
+        *,
+        text: str,
+        category: FactCategory,
+        confidence: float,
+        salience: float,
+        at: datetime,
+        source_episode_ids: Sequence[str] = (),
+    ) -> Fact:
+        """A fact a person states directly: stored as confirmed, never merged away."""
+        candidate = FactCandidate(
+            text=check_fact_text(text),
+            category=category,
+            confidence=check_unit_interval(confidence, name="confidence"),
+            salience=check_unit_interval(salience, name="salience"),
+            trust=TrustState.CONFIRMED,
+        )
+        fact = self._new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
+        await self._store.add_facts(scope, [FactWrite(fact, await self._embed_one(fact.text))])
+        return fact
+
+    async def correct(
+        self,
+        scope: Scope,
+        fact_id: str,
+        *,
+        text: str | None = None,
+        category: FactCategory | None = None,
+        confidence: float | None = None,
+        salience: float | None = None,
+        at: datetime,
+    ) -> Fact:
+        """A person corrects a fact. A new text supersedes the old version (kept, closed)."""
+        old = await self._store.get_fact(scope, fact_id)
+        if not old.is_current:
+            raise InvalidInput(f"fact {fact_id} is no longer current and cannot be corrected")
+        updated = replace(
+            old,
+            category=category or old.category,
+            confidence=old.confidence if confidence is None else confidence,
+            salience=old.salience if salience is None else salience,
+            trust=TrustState.CONFIRMED,
+        )
+        check_unit_interval(updated.confidence, name="confidence")
+        check_unit_interval(updated.salience, name="salience")
+        if text is None or text == old.text:
+            await self._store.update_fact(scope, updated, vector=None)
+            return updated
+        at = as_utc(at)
+        new = replace(
+            updated,
+            id=new_id(),
+            text=check_fact_text(text),
+            recorded_at=at,
+            valid_from=at,
+            supersedes=old.id,
+            confirmation_count=1,
+        )
+        vector = await self._embed_one(new.text)
+        return await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
+
+
+def check_fact_text(text: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput("fact text must not be empty")
+    if len(text) > MAX_FACT_CHARS:
+        raise InvalidInput(f"fact text is longer than {MAX_FACT_CHARS} characters")
+    return text.strip()

@@ -1,0 +1,214 @@
+"""MemoryManager: the library's front door to a character's memory of its viewers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+
+from omoide.clock import Clock
+from omoide.domain import (
+    Fact,
+    FactCategory,
+    ForgetReport,
+    MetadataValue,
+    Scope,
+    ScopeExport,
+    Tombstone,
+    as_utc,
+)
+from omoide.memory.config import MemoryConfig
+from omoide.memory.context import MemoryContext
+from omoide.memory.decay import DecayReport, run_decay
+from omoide.memory.emotions import EmotionSummary, summarise_emotions
+from omoide.memory.facts import FactKeeper
+from omoide.memory.recall import Recaller, Recollection
+from omoide.memory.remember import Rememberer
+from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.store.base import FactFilter, MemoryStore
+
+
+class MemoryManager:
+    """Remember exchanges, recall what matters, correct and forget on request.
+
+    Every operation takes a :class:`Scope` (or a character id for character-wide ones).
+    """
+
+    def __init__(
+        self,
+        *,
+        store: MemoryStore,
+        rememberer: Rememberer,
+        recaller: Recaller,
+        facts: FactKeeper,
+        config: MemoryConfig,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._rememberer = rememberer
+        self._recaller = recaller
+        self._facts = facts
+        self._config = config
+        self._clock = clock
+
+    @property
+    def store(self) -> MemoryStore:
+        return self._store
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    def _now(self, now: datetime | None) -> datetime:
+        return as_utc(now, name="now") if now is not None else self._clock.now()
+
+    # --- the reply path ---------------------------------------------------------------
+    async def retrieve_context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime | None = None,
+        token_budget: int | None = None,
+    ) -> Recollection:
+        """The memory section for a reply to ``query``; waits for no language model."""
+        return await self._recaller.recall(scope, query, now=now, token_budget=token_budget)
+
+    async def search(
+        self, scope: Scope, query: str, *, now: datetime | None = None
+    ) -> MemoryContext:
+        """Ranked memories with their score components; reinforces nothing."""
+        context, _ = await self._recaller.look_up(
+            scope, query, now=self._now(now), for_prompt=False
+        )
+        return context
+
+    # --- the write path ---------------------------------------------------------------
+    async def store_interaction(
+        self,
+        scope: Scope,
+        user_message: str,
+        bot_message: str,
+        state: TurnState | None = None,
+        *,
+        timestamp: datetime | None = None,
+        metadata: Mapping[str, MetadataValue] | None = None,
+        force_store: bool = False,
+        importance: float | None = None,
+        user_name: str | None = None,
+    ) -> StoredTurn:
+        """Remember one exchange; safe to run off the reply path."""
+        turn = TurnInput(
+            scope=scope,
+            user_message=user_message,
+            bot_message=bot_message,
+            state=state or TurnState(),
+            timestamp=timestamp,
+            metadata=dict(metadata or {}),
+            force_store=force_store,
+            importance=importance,
+            user_name=user_name,
+        )
+        (stored,) = await self._rememberer.remember(scope.character_id, [turn])
+        return stored
+
+    async def store_interactions(
+        self, character_id: str, turns: Sequence[TurnInput]
+    ) -> list[StoredTurn]:
+        """Remember a batch of one character's exchanges in one transaction."""
+        return await self._rememberer.remember(character_id, turns)
+
+    # --- facts ------------------------------------------------------------------------
+    async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]:
+        return await self._store.list_facts(
+            scope, where=FactFilter(include_inactive=include_inactive)
+        )
+
+    async def add_fact(
+        self,
+        scope: Scope,
+        text: str,
+        category: FactCategory,
+        *,
+        confidence: float = 0.9,
+        salience: float = 0.6,
+        at: datetime | None = None,
+    ) -> Fact:
+        return await self._facts.add_manual(
+            scope,
+            text=text,
+            category=category,
+            confidence=confidence,
+            salience=salience,
+            at=self._now(at),
+        )
+
+    async def correct_fact(
+        self,
+        scope: Scope,
+        fact_id: str,
+        *,
+        text: str | None = None,
+        category: FactCategory | None = None,
+        confidence: float | None = None,
+        salience: float | None = None,
+        at: datetime | None = None,
+    ) -> Fact:
+        return await self._facts.correct(
+            scope,
+            fact_id,
+            text=text,
+            category=category,
+            confidence=confidence,
+            salience=salience,
+            at=self._now(at),
+        )
+
+    async def delete_fact(
+        self, scope: Scope, fact_id: str, *, reason: str = "deleted by request"
+    ) -> Tombstone:
+        return await self._store.delete_fact(scope, fact_id, reason=reason, at=self._clock.now())
+
+    # --- episodes, emotions, viewers ----------------------------------------------------
+    async def delete_episode(
+        self, scope: Scope, episode_id: str, *, reason: str = "deleted by request"
+    ) -> Tombstone:
+        return await self._store.delete_episode(
+            scope, episode_id, reason=reason, at=self._clock.now()
+        )
+
+    async def emotion_summary(
+        self, scope: Scope, *, days: int | None = None, now: datetime | None = None
+    ) -> EmotionSummary:
+        moment = self._now(now)
+        span = days if days is not None else self._config.recall.emotion_days
+        records = await self._store.list_emotions(
+            scope, since=moment - timedelta(days=span), until=moment
+        )
+        return summarise_emotions(records, now=moment, days=span)
+
+    async def forget_viewer(
+        self, scope: Scope, *, reason: str = "forgotten by request"
+    ) -> ForgetReport:
+        return await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
+
+    async def export_viewer(self, scope: Scope) -> ScopeExport:
+        return await self._store.export_scope(scope)
+
+    # --- maintenance ------------------------------------------------------------------
+    async def run_decay(
+        self,
+        character_id: str,
+        *,
+        now: datetime | None = None,
+        purge_archived_before: datetime | None = None,
+    ) -> DecayReport:
+        return await run_decay(
+            self._store,
+            character_id,
+            policy=self._config.decay,
+            now=self._now(now),
+            purge_archived_before=purge_archived_before,
+        )
+
+    async def close(self) -> None:
+        await self._store.close()

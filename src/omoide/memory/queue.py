@@ -1,0 +1,176 @@
+"""A durable write queue: an accepted turn is on disk before the caller hears "accepted".
+
+Turns are stored as JSON rows in their own SQLite file (WAL, ``synchronous=FULL``), so a
+process killed at any point loses nothing it acknowledged. A worker drains the queue into
+the memory pipeline in batches; a batch that fails stays queued and is retried, and after
+``max_attempts`` it is parked as failed (kept, never dropped) for a person to inspect.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+import apsw
+
+from omoide.clock import Clock
+from omoide.domain import Scope, as_utc, new_id
+from omoide.memory.turns import TurnInput, TurnState
+
+logger = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS queued_turns (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    character_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    accepted_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    failed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS queued_turns_pending ON queued_turns(failed, id);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class QueuedTurn:
+    job_id: int
+    turn: TurnInput
+    attempts: int
+
+
+def turn_to_json(turn: TurnInput) -> dict[str, Any]:
+    return {
+        "character_id": turn.scope.character_id,
+        "user_id": turn.scope.user_id,
+        "user_message": turn.user_message,
+        "bot_message": turn.bot_message,
+        "emotion": turn.state.emotion,
+        "emotion_intensity": turn.state.emotion_intensity,
+        "topics": list(turn.state.topics),
+        "timestamp": turn.timestamp.isoformat() if turn.timestamp else None,
+        "metadata": dict(turn.metadata),
+        "force_store": turn.force_store,
+        "importance": turn.importance,
+        "user_name": turn.user_name,
+        "turn_id": turn.turn_id,
+    }
+
+
+def turn_from_json(data: dict[str, Any]) -> TurnInput:
+    timestamp = data["timestamp"]
+    return TurnInput(
+        scope=Scope(data["character_id"], data["user_id"]),
+        user_message=data["user_message"],
+        bot_message=data["bot_message"],
+        state=TurnState(data["emotion"], data["emotion_intensity"], tuple(data["topics"])),
+        timestamp=datetime.fromisoformat(timestamp) if timestamp else None,
+        metadata=data["metadata"],
+        force_store=data["force_store"],
+        importance=data["importance"],
+        user_name=data["user_name"],
+        turn_id=data["turn_id"],
+    )
+
+
+class DurableTurnQueue:
+    """Turns waiting to be remembered, persisted in their own SQLite file."""
+
+    def __init__(self, path: Path, *, clock: Clock) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._connection = apsw.Connection(str(path))
+        self._connection.setbusytimeout(5000)
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute(_SCHEMA)
+        self._clock = clock
+        self._lock = anyio.Lock()
+
+    async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]:
+        """Persist turns; returns the accepted turns, each with its time and id fixed.
+
+        A turn without a timestamp is stamped with the time it was accepted, and each gets
+        a ``turn_id`` that becomes its episode id, so a replay after a crash is recognised.
+        """
+        now = self._clock.now()
+        accepted = [
+            replace(turn, timestamp=as_utc(turn.timestamp or now), turn_id=turn.turn_id or new_id())
+            for turn in turns
+        ]
+        rows = []
+        for turn in accepted:
+            payload = turn_to_json(turn)
+            rows.append((turn.scope.character_id, json.dumps(payload, ensure_ascii=False)))
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._insert, rows, now)
+        return accepted
+
+    def _insert(self, rows: list[tuple[str, str]], now: datetime) -> list[int]:
+        ids = []
+        with self._connection:
+            for character_id, payload in rows:
+                self._connection.execute(
+                    "INSERT INTO queued_turns(character_id, payload, accepted_at) VALUES (?, ?, ?)",
+                    (character_id, payload, now.isoformat()),
+                )
+                ids.append(self._connection.last_insert_rowid())
+        return ids
+
+    async def take(self, limit: int) -> list[QueuedTurn]:
+        """The oldest pending turns (they stay queued until :meth:`done`)."""
+        async with self._lock:
+            rows = await anyio.to_thread.run_sync(self._select, limit)
+        return [
+            QueuedTurn(job, turn_from_json(json.loads(payload)), tries)
+            for job, payload, tries in rows
+        ]
+
+    def _select(self, limit: int) -> list[tuple[int, str, int]]:
+        cursor = self._connection.execute(
+            "SELECT id, payload, attempts FROM queued_turns WHERE failed = 0 ORDER BY id LIMIT ?",
+            (limit,),
+        )
+        return [(int(job), str(payload), int(tries)) for job, payload, tries in cursor]
+
+    async def done(self, job_ids: Sequence[int]) -> None:
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._delete, list(job_ids))
+
+    def _delete(self, job_ids: list[int]) -> None:
+        with self._connection:
+            for job in job_ids:
+                self._connection.execute("DELETE FROM queued_turns WHERE id = ?", (job,))
+
+    async def retry_later(self, job_ids: Sequence[int], *, error: str, max_attempts: int) -> None:
+        async with self._lock:
+            await anyio.to_thread.run_sync(self._bump, list(job_ids), error, max_attempts)
+
+    def _bump(self, job_ids: list[int], error: str, max_attempts: int) -> None:
+        with self._connection:
+            for job in job_ids:
+                self._connection.execute(
+                    "UPDATE queued_turns SET attempts = attempts + 1, last_error = ?, "
+                    "failed = CASE WHEN attempts + 1 >= ? THEN 1 ELSE 0 END WHERE id = ?",
+                    (error[:2000], max_attempts, job),
+                )
+
+    async def counts(self) -> dict[str, int]:
+        async with self._lock:
+            return await anyio.to_thread.run_sync(self._counts)
+
+    def _counts(self) -> dict[str, int]:
+        row = self._connection.execute(
+            "SELECT COALESCE(SUM(failed = 0), 0), COALESCE(SUM(failed = 1), 0) FROM queued_turns"
+        ).fetchone()
+        assert row is not None
+        return {"pending": int(row[0]), "failed": int(row[1])}
+
+    def close(self) -> None:
+        self._connection.close()

@@ -1,0 +1,201 @@
+"""The reply path: find what to remember for one message, under a token budget.
+
+Nothing here waits for a language model. The query is embedded once (cached for repeats),
+vector and keyword searches for episodes and facts and the emotion summary run
+concurrently, and recalled memories are reinforced in one batched write.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+import anyio
+
+from omoide.clock import Clock
+from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector, as_utc
+from omoide.embed.base import Embedder
+from omoide.memory.config import MemoryConfig
+from omoide.memory.context import MemoryContext, RenderedContext
+from omoide.memory.emotions import summarise_emotions
+from omoide.memory.forgetting import last_reinforced_at
+from omoide.memory.importance import is_low_signal
+from omoide.memory.intent import cued_categories
+from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
+from omoide.memory.tokens import TokenCounter
+from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
+
+logger = logging.getLogger(__name__)
+
+Item = TypeVar("Item", bound=Episode | Fact)
+
+
+@dataclass(frozen=True, slots=True)
+class Recollection:
+    """What the reply path found, and the prompt section built from it."""
+
+    scope: Scope
+    query: str
+    now: datetime
+    context: MemoryContext
+    rendered: RenderedContext
+    searched: bool
+
+
+@dataclass(slots=True)
+class _Found:
+    episode_vector: list[Hit[Episode]]
+    episode_keyword: list[Hit[Episode]]
+    fact_vector: list[Hit[Fact]]
+    fact_keyword: list[Hit[Fact]]
+    emotions: list[EmotionRecord]
+
+
+class Recaller:
+    def __init__(
+        self,
+        *,
+        store: MemoryStore,
+        embedder: Embedder,
+        counter: TokenCounter,
+        config: MemoryConfig,
+        clock: Clock,
+        fact_similarity_floor: float,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._counter = counter
+        self._config = config
+        self._clock = clock
+        self._fact_floor = fact_similarity_floor
+
+    async def recall(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime | None = None,
+        token_budget: int | None = None,
+    ) -> Recollection:
+        """Build the prompt section for ``query`` and reinforce what it used."""
+        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        context, searched = await self.look_up(scope, query, now=moment)
+        budget = self._config.recall.token_budget if token_budget is None else token_budget
+        rendered = context.render(budget_tokens=budget, counter=self._counter, now=moment)
+        if rendered.episode_ids or rendered.fact_ids:
+            await self._store.record_recalls(
+                scope, episode_ids=rendered.episode_ids, fact_ids=rendered.fact_ids, at=moment
+            )
+        return Recollection(scope, query, moment, context, rendered, searched)
+
+    async def look_up(
+        self, scope: Scope, query: str, *, now: datetime, for_prompt: bool = True
+    ) -> tuple[MemoryContext, bool]:
+        """Ranked memories for ``query`` without rendering or reinforcing anything.
+
+        ``for_prompt`` keeps only memories related to the query (shared words, meaning
+        above the model's floor, or a fact type the query asks about) and skips search
+        for low-signal messages; without it every candidate is ranked, for inspection.
+        """
+        searched = not for_prompt or not is_low_signal(query)
+        found = await self._search(scope, query, now, searched)
+        if for_prompt:
+            found = self._only_related(found, query)
+        recall = self._config.recall
+        facts = [hit for hit in found.fact_vector if hit.item.recorded_at <= now]
+        context = MemoryContext(
+            facts=tuple(self._rank(facts, found.fact_keyword, now, recall.facts_in_context)),
+            episodes=tuple(
+                self._rank(
+                    found.episode_vector, found.episode_keyword, now, recall.episodes_in_context
+                )
+            ),
+            emotions=summarise_emotions(found.emotions, now=now, days=recall.emotion_days),
+        )
+        return context, searched
+
+    async def _search(self, scope: Scope, query: str, now: datetime, searched: bool) -> _Found:
+        found = _Found([], [], [], [], [])
+        recall = self._config.recall
+        episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
+        facts_where = FactFilter()
+
+        async def by_vector() -> None:
+            vector: Vector = await self._embedder.embed_query(query)
+            found.episode_vector = await self._store.search_episode_vectors(
+                scope, vector, where=episodes_where, limit=recall.episode_candidates
+            )
+            found.fact_vector = await self._store.search_fact_vectors(
+                scope, vector, where=facts_where, limit=recall.fact_candidates
+            )
+
+        async def by_keywords() -> None:
+            found.episode_keyword = await self._store.search_episode_keywords(
+                scope, query, where=episodes_where, limit=recall.episode_candidates
+            )
+            found.fact_keyword = await self._store.search_fact_keywords(
+                scope, query, where=facts_where, limit=recall.fact_candidates
+            )
+
+        async def emotions() -> None:
+            since = now - timedelta(days=recall.emotion_days)
+            found.emotions = await self._store.list_emotions(scope, since=since, until=now)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(emotions)
+            if searched:
+                group.start_soon(by_vector)
+                group.start_soon(by_keywords)
+        return found
+
+    def _only_related(self, found: _Found, query: str) -> _Found:
+        """Drop memories unrelated to the query: no shared words, meaning below the floor,
+        and (for facts) not among the best facts of a type the query asks about."""
+        floor = self._fact_floor
+        fact_ids = {hit.item.id for hit in found.fact_keyword}
+        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score >= floor)
+        for category in cued_categories(query):
+            in_category = [hit for hit in found.fact_vector if hit.item.category is category]
+            per_category = self._config.recall.facts_per_cued_category
+            fact_ids.update(hit.item.id for hit in in_category[:per_category])
+        episode_ids = {hit.item.id for hit in found.episode_keyword}
+        episode_ids.update(hit.item.id for hit in found.episode_vector if hit.score >= floor)
+        return _Found(
+            episode_vector=[hit for hit in found.episode_vector if hit.item.id in episode_ids],
+            episode_keyword=found.episode_keyword,
+            fact_vector=[hit for hit in found.fact_vector if hit.item.id in fact_ids],
+            fact_keyword=[hit for hit in found.fact_keyword if hit.item.id in fact_ids],
+            emotions=found.emotions,
+        )
+
+    def _rank(
+        self,
+        vector_hits: Sequence[Hit[Item]],
+        keyword_hits: Sequence[Hit[Item]],
+        now: datetime,
+        limit: int,
+    ) -> list[Ranked[Item]]:
+        items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
+        relevance = fuse_relevance(
+            {hit.item.id: hit.score for hit in vector_hits},
+            {hit.item.id: hit.score for hit in keyword_hits},
+            config=self._config.fusion,
+        )
+        candidates: list[Candidate[Item]] = [
+            Candidate(
+                item=items[item_id],
+                relevance=score,
+                importance=importance_of(items[item_id]),
+                last_activity=last_reinforced_at(items[item_id]),
+            )
+            for item_id, score in relevance.items()
+        ]
+        return rank(candidates, weights=self._config.ranking, now=now)[:limit]
+
+
+def importance_of(memory: Episode | Fact) -> float:
+    """How much a memory matters: an episode's importance, a fact's salience."""
+    return memory.importance if isinstance(memory, Episode) else memory.salience

@@ -1,0 +1,89 @@
+"""How similar a fact must be to a message to count as related, per embedding model.
+
+The prompt should carry only facts that bear on the current message (talking about
+Deadlock brings "likes Deadlock", not "comes when tired"). Cosine similarities sit on
+model-specific ranges (USE puts unrelated text near 0.1, e5 near 0.8), so the floor is
+calibrated: statements of the built-in calibration set are embedded, every statement is
+compared as a query with the facts of *other* pairs (unrelated by construction), and the
+floor is a high quantile of those unrelated similarities. The result depends only on
+the model and the set, so it is cached in a JSON file next to the store.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import anyio
+import numpy as np
+
+from omoide.embed.base import Embedder
+from omoide.embed.calibration import CALIBRATION_SET_ID
+from omoide.embed.calibration_pairs import DIFFERENT_FACT_PAIRS, PARAPHRASE_PAIRS
+
+logger = logging.getLogger(__name__)
+
+UNRELATED_QUANTILE = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceFloor:
+    model_name: str
+    floor: float
+    unrelated_mean: float
+    unrelated_count: int
+
+
+async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
+    pairs = [*PARAPHRASE_PAIRS, *DIFFERENT_FACT_PAIRS]
+    queries = np.stack([await embedder.embed_query(first) for first, _ in pairs])
+    facts = await embedder.embed_documents([second for _, second in pairs])
+    similarities = queries @ facts.T
+    unrelated = similarities[~np.eye(len(pairs), dtype=bool)].astype(np.float64)
+    return RelevanceFloor(
+        model_name=embedder.model_name,
+        floor=float(np.quantile(unrelated, UNRELATED_QUANTILE)),
+        unrelated_mean=float(unrelated.mean()),
+        unrelated_count=int(unrelated.size),
+    )
+
+
+async def cached_relevance_floor(embedder: Embedder, path: Path) -> RelevanceFloor:
+    """The floor for ``embedder``, computed once per model and calibration set."""
+    key = f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{UNRELATED_QUANTILE}"
+    entries = await anyio.to_thread.run_sync(_read, path)
+    cached = entries.get(key)
+    if isinstance(cached, dict):
+        try:
+            return RelevanceFloor(**cached)
+        except TypeError:
+            logger.warning("ignoring a malformed relevance floor entry in %s", path)
+    result = await calibrate_relevance_floor(embedder)
+    entries[key] = {
+        "model_name": result.model_name,
+        "floor": result.floor,
+        "unrelated_mean": result.unrelated_mean,
+        "unrelated_count": result.unrelated_count,
+    }
+    await anyio.to_thread.run_sync(_write, path, entries)
+    return result
+
+
+def _read(path: Path) -> dict[str, object]:
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        logger.warning("recomputing relevance floors: cannot read %s (%s)", path, exc)
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _write(path: Path, entries: dict[str, object]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(entries, indent=2, sort_keys=True), encoding="utf-8")
+    temporary.replace(path)

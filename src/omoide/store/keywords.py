@@ -1,0 +1,130 @@
+"""Keyword analysis for every language: the tokens a keyword index stores and searches.
+
+Pure Python and backend-neutral: the SQLite store indexes these tokens with FTS5, and a
+sparse-vector backend can count the same tokens for BM25.
+
+The rules, applied after NFKC normalisation and case folding:
+
+* Scripts written with spaces (Latin, Cyrillic, Greek, Arabic, ...): a run of letters,
+  digits and combining marks is one token. ``"Deadlock2"`` -> ``deadlock2``. No stemming
+  and no stop words: ``games`` does not match ``game``.
+* Scripts written without spaces between words (Han, Hiragana, Katakana, Hangul, Thai,
+  Lao, Khmer, Myanmar): a run of such characters is cut into overlapping character
+  bigrams, because no dictionary-free tokenizer can find the word boundaries.
+  ``"火锅"`` -> ``火锅``; ``"좋아해요"`` -> ``좋아 아해 해요``.
+* A document also indexes every character of such a run on its own (unigrams), so a
+  one-character word in a query (``猫``, ``롤``, ``吃``) finds it inside longer runs.
+  A query uses bigrams only, unless a run is a single character: then that character.
+  Bigram matches are rarer than unigram matches, so BM25 ranks them higher.
+* Whole Hangul words (eojeol) are not kept as tokens: Korean attaches particles to words
+  (``게임을``, ``게임이``), so whole eojeol rarely match the query's form, and the bigrams
+  (``게임``) already cover them.
+* Everything else (punctuation, symbols, emoji, spaces) separates tokens.
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from bisect import bisect_right
+
+# Code point ranges of scripts written without spaces between words.
+_UNSPACED_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x1780, 0x17FF),  # Khmer
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3040, 0x30FF),  # Hiragana, Katakana (with the prolonged sound mark ー)
+    (0x3130, 0x318F),  # Hangul Compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana Phonetic Extensions
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xA960, 0xA97F),  # Hangul Jamo Extended-A
+    (0xAC00, 0xD7FF),  # Hangul Syllables, Hangul Jamo Extended-B
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0xFF66, 0xFF9F),  # Halfwidth Katakana (NFKC widens these; kept for safety)
+    (0x20000, 0x323AF),  # CJK Unified Ideographs Extensions B-H, Compatibility Supplement
+)
+_UNSPACED_STARTS = tuple(low for low, _ in _UNSPACED_RANGES)
+
+
+class _CharacterClass(enum.Enum):
+    SEPARATOR = enum.auto()
+    WORD = enum.auto()
+    UNSPACED = enum.auto()
+    MARK = enum.auto()
+
+
+def normalize(text: str) -> str:
+    """NFKC, then case folding, then NFKC again (folding can denormalise)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def analyze_document(text: str) -> list[str]:
+    """The tokens to index for ``text``, in order, repeated as often as they occur."""
+    tokens: list[str] = []
+    for run, unspaced in _runs(normalize(text)):
+        if not unspaced or len(run) == 1:
+            tokens.append(run)
+        else:
+            tokens.extend(_bigrams(run))
+            tokens.extend(run)
+    return tokens
+
+
+def analyze_query(text: str) -> list[str]:
+    """The distinct tokens to search for ``text``, in first-seen order."""
+    tokens: list[str] = []
+    for run, unspaced in _runs(normalize(text)):
+        if unspaced and len(run) > 1:
+            tokens.extend(_bigrams(run))
+        else:
+            tokens.append(run)
+    return list(dict.fromkeys(tokens))
+
+
+def _bigrams(run: str) -> list[str]:
+    return [run[index : index + 2] for index in range(len(run) - 1)]
+
+
+def _runs(text: str) -> list[tuple[str, bool]]:
+    """Split normalised text into maximal runs of one class: (run, is_unspaced_script)."""
+    runs: list[tuple[str, bool]] = []
+    current: list[str] = []
+    current_class = _CharacterClass.SEPARATOR
+    for character in text:
+        kind = _classify(character)
+        if kind is _CharacterClass.MARK and current:
+            current.append(character)  # a combining mark belongs to the run it follows
+            continue
+        if kind is _CharacterClass.MARK:
+            kind = _CharacterClass.WORD
+        if kind is not current_class and current:
+            runs.append(("".join(current), current_class is _CharacterClass.UNSPACED))
+            current = []
+        current_class = kind
+        if kind is not _CharacterClass.SEPARATOR:
+            current.append(character)
+    if current:
+        runs.append(("".join(current), current_class is _CharacterClass.UNSPACED))
+    return runs
+
+
+def _classify(character: str) -> _CharacterClass:
+    category = unicodedata.category(character)
+    if _is_unspaced_script(character):
+        if category[0] in "LNM":
+            return _CharacterClass.UNSPACED
+        return _CharacterClass.SEPARATOR  # e.g. the Japanese middle dot ・
+    if category[0] in "LN":
+        return _CharacterClass.WORD
+    if category[0] == "M":
+        return _CharacterClass.MARK
+    return _CharacterClass.SEPARATOR
+
+
+def _is_unspaced_script(character: str) -> bool:
+    code_point = ord(character)
+    index = bisect_right(_UNSPACED_STARTS, code_point) - 1
+    return index >= 0 and code_point <= _UNSPACED_RANGES[index][1]

@@ -1,0 +1,187 @@
+"""One SQLite file used from worker threads: one writer connection, a few reader connections.
+
+SQLite in WAL mode lets readers run while one writer writes. Writes are serialised by a
+capacity limiter of one token and run inside ``BEGIN IMMEDIATE`` ... ``COMMIT``; reads run on
+a small pool of connections, each inside one read transaction so a read sees one snapshot.
+Blocking work never runs on the event loop: it is handed to anyio's worker threads.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+import apsw
+import sqlite_vec
+
+from omoide.errors import BackendError, BackendUnavailable, Conflict, InvalidInput, OmoideError
+
+Result = TypeVar("Result")
+Work = Callable[[apsw.Connection], Result]
+Row = tuple[Any, ...]
+"""A result row; its columns' types are those of the query's select list."""
+
+BUSY_TIMEOUT_MILLISECONDS = 10_000
+DEFAULT_READERS = 2
+
+
+def open_connection(path: Path, *, query_only: bool = False) -> apsw.Connection:
+    """Open ``path`` with sqlite-vec loaded, WAL, foreign keys, secure delete and a busy timeout."""
+    try:
+        connection = apsw.Connection(str(path))
+        connection.setbusytimeout(BUSY_TIMEOUT_MILLISECONDS)
+        connection.enable_load_extension(True)
+        connection.load_extension(sqlite_vec.loadable_path())
+        connection.enable_load_extension(False)
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA secure_delete = ON")
+        if query_only:
+            connection.execute("PRAGMA query_only = ON")
+    except apsw.Error as exc:
+        raise translate_error(exc, path) from exc
+    return connection
+
+
+def fetch_all(connection: apsw.Connection, sql: str, parameters: Sequence[Any] = ()) -> list[Row]:
+    """Every row of one statement, parameters bound."""
+    return connection.execute(sql, parameters).fetchall()
+
+
+def fetch_one(connection: apsw.Connection, sql: str, parameters: Sequence[Any] = ()) -> Row | None:
+    """The first row of one statement, or None."""
+    return connection.execute(sql, parameters).fetchone()
+
+
+def translate_error(exc: apsw.Error, path: Path) -> OmoideError:
+    """Map an apsw error to ours, naming the file."""
+    if isinstance(exc, apsw.BusyError | apsw.LockedError):
+        return BackendUnavailable(f"the SQLite store {path} is busy: {exc}")
+    return BackendError(f"the SQLite store {path} failed: {exc}")
+
+
+def constraint_error(exc: apsw.ConstraintError, subject: str) -> OmoideError:
+    """A duplicate id is a :class:`Conflict`; any other violated constraint is bad input."""
+    code = getattr(exc, "extendedresult", None)
+    if code in (apsw.SQLITE_CONSTRAINT_UNIQUE, apsw.SQLITE_CONSTRAINT_PRIMARYKEY):
+        return Conflict(f"{subject} already exists")
+    return InvalidInput(f"{subject} cannot be stored: {exc}")
+
+
+class Database:
+    """The connections to one SQLite file and the threads that use them."""
+
+    def __init__(self, path: Path, writer: apsw.Connection, readers: list[apsw.Connection]) -> None:
+        self._path = path
+        self._writer = writer
+        self._idle_readers: queue.SimpleQueue[apsw.Connection] = queue.SimpleQueue()
+        for reader in readers:
+            self._idle_readers.put(reader)
+        self._reader_count = len(readers)
+        self._write_limiter = anyio.CapacityLimiter(1)
+        self._read_limiter = anyio.CapacityLimiter(len(readers))
+        self._closed = False
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    async def read(self, work: Work[Result]) -> Result:
+        """Run ``work`` on an idle reader connection inside one read transaction."""
+        self._check_open()
+        return await anyio.to_thread.run_sync(self._run_read, work, limiter=self._read_limiter)
+
+    async def write(self, work: Work[Result]) -> Result:
+        """Run ``work`` in one write transaction: all of it commits, or none of it."""
+        self._check_open()
+        return await anyio.to_thread.run_sync(self._run_write, work, limiter=self._write_limiter)
+
+    async def maintain(self, work: Work[Result]) -> Result:
+        """Run ``work`` on the writer connection outside any transaction (it manages its own)."""
+        self._check_open()
+        return await anyio.to_thread.run_sync(
+            self._run_maintenance, work, limiter=self._write_limiter
+        )
+
+    async def close(self) -> None:
+        """Close every connection once the work in flight has finished."""
+        if self._closed:
+            return
+        self._closed = True
+        await anyio.to_thread.run_sync(self._writer.close, limiter=self._write_limiter)
+        for _ in range(self._reader_count):
+            await anyio.to_thread.run_sync(self._close_idle_reader, limiter=self._read_limiter)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise BackendError(f"the SQLite store {self._path} is closed")
+
+    def _close_idle_reader(self) -> None:
+        self._idle_readers.get_nowait().close()
+
+    def _run_read(self, work: Work[Result]) -> Result:
+        connection = self._idle_readers.get_nowait()
+        try:
+            return run_in_transaction(connection, work, begin="BEGIN", path=self._path)
+        finally:
+            self._idle_readers.put(connection)
+
+    def _run_maintenance(self, work: Work[Result]) -> Result:
+        try:
+            return work(self._writer)
+        except apsw.Error as exc:
+            raise translate_error(exc, self._path) from exc
+
+    def _run_write(self, work: Work[Result]) -> Result:
+        return run_in_transaction(self._writer, work, begin="BEGIN IMMEDIATE", path=self._path)
+
+
+def run_in_transaction(
+    connection: apsw.Connection, work: Work[Result], *, begin: str, path: Path
+) -> Result:
+    """Run ``work`` between ``begin`` and COMMIT; roll back on any exception."""
+    try:
+        connection.execute(begin)
+    except apsw.Error as exc:
+        raise translate_error(exc, path) from exc
+    try:
+        result = work(connection)
+        connection.execute("COMMIT")
+    except apsw.Error as exc:
+        _roll_back(connection)
+        raise translate_error(exc, path) from exc
+    except BaseException:
+        _roll_back(connection)
+        raise
+    return result
+
+
+def _roll_back(connection: apsw.Connection) -> None:
+    if not connection.getautocommit():
+        connection.execute("ROLLBACK")
+
+
+async def open_database(path: Path, *, readers: int = DEFAULT_READERS) -> Database:
+    """Create the file's directory if needed and open its connections."""
+    return await anyio.to_thread.run_sync(_open_database, path, readers)
+
+
+def _open_database(path: Path, readers: int) -> Database:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackendError(f"cannot create the directory for the SQLite store {path}") from exc
+    connections = [open_connection(path)]
+    try:
+        for _ in range(readers):
+            connections.append(open_connection(path, query_only=True))
+    except BaseException:
+        for connection in connections:
+            connection.close()
+        raise
+    return Database(path, connections[0], connections[1:])

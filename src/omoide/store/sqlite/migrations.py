@@ -1,0 +1,205 @@
+"""Schema migrations: an ordered list of named functions, each applied in its own transaction.
+
+The version of every applied migration is recorded in ``schema_migrations``; opening a
+store applies only the migrations it has not recorded yet. A migration that fails rolls
+back entirely and is not recorded. Migrations are append-only: never edit or reorder one
+that has shipped, add a new one.
+
+Vector tables are not created here: their dimension depends on the embedding model, so
+they are created when a model is first bound to the store (see ``vectors.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+
+import apsw
+
+from omoide.errors import BackendError, ConfigError
+from omoide.store.sqlite.codec import to_micros
+from omoide.store.sqlite.connection import fetch_all, run_in_transaction
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    apply: Callable[[apsw.Connection], None]
+
+
+def create_core_tables(connection: apsw.Connection) -> None:
+    """Scopes, records, provenance links, tombstones and store metadata."""
+    connection.execute(
+        """
+        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+        CREATE TABLE scopes (
+            id INTEGER PRIMARY KEY,
+            character_id TEXT NOT NULL,
+            user_id TEXT,
+            UNIQUE (character_id, user_id)
+        ) STRICT;
+        -- UNIQUE treats NULLs as distinct: this index keeps one character-wide scope.
+        CREATE UNIQUE INDEX scopes_one_character_wide ON scopes (character_id)
+            WHERE user_id IS NULL;
+
+        CREATE TABLE embedding_models (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            dimensions INTEGER NOT NULL,
+            UNIQUE (name, dimensions)
+        ) STRICT;
+
+        CREATE TABLE episodes (
+            internal_id INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            scope_id INTEGER NOT NULL REFERENCES scopes (id),
+            user_message TEXT NOT NULL,
+            bot_message TEXT NOT NULL,
+            recorded_at INTEGER NOT NULL,
+            importance REAL NOT NULL,
+            emotion TEXT NOT NULL,
+            emotion_intensity REAL NOT NULL,
+            topics TEXT NOT NULL,
+            scoring TEXT NOT NULL,
+            last_recalled_at INTEGER,
+            recall_count INTEGER NOT NULL,
+            archived_at INTEGER,
+            metadata TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX episodes_by_scope_time ON episodes (scope_id, recorded_at);
+        CREATE INDEX episodes_by_archive_time ON episodes (archived_at)
+            WHERE archived_at IS NOT NULL;
+
+        CREATE TABLE emotions (
+            internal_id INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            scope_id INTEGER NOT NULL REFERENCES scopes (id),
+            emotion TEXT NOT NULL,
+            intensity REAL NOT NULL,
+            recorded_at INTEGER NOT NULL,
+            trigger_topics TEXT NOT NULL,
+            episode_internal_id INTEGER REFERENCES episodes (internal_id) ON DELETE SET NULL
+        ) STRICT;
+        CREATE INDEX emotions_by_scope_time ON emotions (scope_id, recorded_at);
+        CREATE INDEX emotions_by_episode ON emotions (episode_internal_id);
+
+        CREATE TABLE facts (
+            internal_id INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            scope_id INTEGER NOT NULL REFERENCES scopes (id),
+            text TEXT NOT NULL,
+            category TEXT NOT NULL,
+            confidence REAL NOT NULL,
+            salience REAL NOT NULL,
+            recorded_at INTEGER NOT NULL,
+            valid_from INTEGER NOT NULL,
+            trust TEXT NOT NULL,
+            confirmation_count INTEGER NOT NULL,
+            valid_to INTEGER,
+            superseded_at INTEGER,
+            supersedes TEXT,
+            last_recalled_at INTEGER,
+            recall_count INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX facts_by_scope_time ON facts (scope_id, recorded_at);
+
+        CREATE TABLE fact_sources (
+            fact_internal_id INTEGER NOT NULL
+                REFERENCES facts (internal_id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            episode_internal_id INTEGER NOT NULL
+                REFERENCES episodes (internal_id) ON DELETE CASCADE,
+            PRIMARY KEY (fact_internal_id, position)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX fact_sources_by_episode ON fact_sources (episode_internal_id);
+
+        CREATE TABLE tombstones (
+            internal_id INTEGER PRIMARY KEY,
+            memory_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            scope_id INTEGER NOT NULL REFERENCES scopes (id),
+            deleted_at INTEGER NOT NULL,
+            reason TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX tombstones_by_scope ON tombstones (scope_id, deleted_at);
+        """
+    )
+
+
+def create_keyword_tables(connection: apsw.Connection) -> None:
+    """FTS5 indexes of term digests (see ``keyword_index.py``), one per record kind."""
+    for table in ("episode_keywords", "fact_keywords"):
+        connection.execute(
+            f"CREATE VIRTUAL TABLE {table} USING fts5("
+            "terms, content='', contentless_delete=1, tokenize='ascii')"
+        )
+        connection.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('secure-delete', 1)")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "create_core_tables", create_core_tables),
+    Migration(2, "create_keyword_tables", create_keyword_tables),
+)
+
+
+def apply_migrations(
+    connection: apsw.Connection, path: Path, migrations: Sequence[Migration] = MIGRATIONS
+) -> list[Migration]:
+    """Apply, in order, each migration not yet recorded; return those applied."""
+    check_migration_order(migrations)
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+    )
+    applied = recorded_versions(connection)
+    unknown = applied - {migration.version for migration in migrations}
+    if unknown:
+        raise ConfigError(
+            f"the SQLite store {path} has schema versions {sorted(unknown)} that this "
+            "version of omoide does not know; upgrade omoide"
+        )
+    pending = [migration for migration in migrations if migration.version not in applied]
+    for migration in pending:
+        try:
+            run_in_transaction(
+                connection,
+                partial(_apply_one, migration=migration),
+                begin="BEGIN IMMEDIATE",
+                path=path,
+            )
+        except BackendError as exc:
+            raise BackendError(
+                f"migration {migration.version} ({migration.name}) of {path} failed "
+                f"and was rolled back: {exc}"
+            ) from exc
+    return pending
+
+
+def recorded_versions(connection: apsw.Connection) -> set[int]:
+    rows = fetch_all(connection, "SELECT version FROM schema_migrations")
+    return {int(row[0]) for row in rows}
+
+
+def check_migration_order(migrations: Sequence[Migration]) -> None:
+    """Versions must be 1, 2, 3, ... in order, and names unique."""
+    versions = [migration.version for migration in migrations]
+    if versions != list(range(1, len(migrations) + 1)):
+        raise ConfigError(f"migration versions must be 1..n in order (got {versions})")
+    names = [migration.name for migration in migrations]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"migration names must be unique (got {names})")
+
+
+def _apply_one(connection: apsw.Connection, migration: Migration) -> None:
+    if migration.version in recorded_versions(connection):
+        return  # another process applied it while we waited for the write lock
+    migration.apply(connection)
+    connection.execute(
+        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        (migration.version, migration.name, to_micros(datetime.now(UTC))),
+    )

@@ -1,0 +1,423 @@
+"""The embedded store: records, keyword index and vectors in one SQLite file.
+
+Every write (a batch of turns, a batch of facts, a delete, a forget) is one transaction over
+records, FTS5 rows and vec0 rows together: all of it commits or none of it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import NoReturn, TypeVar
+
+import anyio
+import apsw
+
+from omoide.domain import (
+    EmotionRecord,
+    Episode,
+    Fact,
+    ForgetReport,
+    MemoryKind,
+    Scope,
+    ScopeExport,
+    Tombstone,
+    Vector,
+    ViewerSummary,
+    check_identifier,
+)
+from omoide.errors import InvalidInput, NotFound
+from omoide.store.base import (
+    EmbeddingInfo,
+    EpisodeFilter,
+    FactFilter,
+    FactWrite,
+    Hit,
+    TurnWrite,
+)
+from omoide.store.sqlite import episodes, facts, viewers
+from omoide.store.sqlite.codec import to_micros
+from omoide.store.sqlite.connection import DEFAULT_READERS, Database, open_database
+from omoide.store.sqlite.filters import check_episode_filter, check_fact_filter
+from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
+from omoide.store.sqlite.tombstones import check_reason, list_tombstones, tombstone_for
+from omoide.store.sqlite.vectors import (
+    VectorSpace,
+    bind_embedding,
+    check_neighbour_limit,
+    vector_bytes,
+)
+
+Result = TypeVar("Result")
+ScopedWork = Callable[[apsw.Connection, int], Result]
+
+
+def _check_scope(scope: Scope) -> Scope:
+    if not isinstance(scope, Scope):
+        raise InvalidInput(f"expected a Scope (got {type(scope).__name__})")
+    return scope
+
+
+def _check_count(value: int, *, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{name} must be a non-negative integer (got {value!r})")
+    return value
+
+
+def _check_text(value: str, *, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    return value
+
+
+def _nothing_found(message: str) -> Callable[[], NoReturn]:
+    def fail() -> NoReturn:
+        raise NotFound(message)
+
+    return fail
+
+
+class SqliteMemoryStore:
+    """:class:`~omoide.store.base.MemoryStore` over one SQLite file (sqlite-vec + FTS5)."""
+
+    def __init__(self, database: Database, space: VectorSpace) -> None:
+        self._database = database
+        self._space = space
+        self._scope_ids: dict[Scope, int] = {}
+
+    @property
+    def embedding(self) -> EmbeddingInfo:
+        return self._space.embedding
+
+    @property
+    def path(self) -> Path:
+        return self._database.path
+
+    # --- scope plumbing --------------------------------------------------------------
+    def _committed_scope_id(self, connection: apsw.Connection, scope: Scope) -> int | None:
+        """Scope ids seen by readers are committed and never deleted, so they are cached."""
+        cached = self._scope_ids.get(scope)
+        if cached is None:
+            cached = find_scope_id(connection, scope)
+            if cached is not None:
+                self._scope_ids[scope] = cached
+        return cached
+
+    async def _read_scope(
+        self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
+    ) -> Result:
+        _check_scope(scope)
+
+        def run(connection: apsw.Connection) -> Result:
+            scope_id = self._committed_scope_id(connection, scope)
+            return otherwise() if scope_id is None else work(connection, scope_id)
+
+        return await self._database.read(run)
+
+    async def _write_scope(
+        self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
+    ) -> Result:
+        _check_scope(scope)
+
+        def run(connection: apsw.Connection) -> Result:
+            scope_id = find_scope_id(connection, scope)
+            return otherwise() if scope_id is None else work(connection, scope_id)
+
+        return await self._database.write(run)
+
+    async def _write_new(self, scope: Scope, work: ScopedWork[Result]) -> Result:
+        _check_scope(scope)
+        return await self._database.write(lambda c: work(c, ensure_scope_id(c, scope)))
+
+    # --- episodes and emotions -------------------------------------------------------
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        batch = list(turns)
+        if batch:
+            await self._database.write(
+                lambda c: episodes.write_turns(c, self._space, character_id, batch)
+            )
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode:
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: episodes.get_episode(c, scope, scope_id, episode_id),
+            _nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
+        )
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]:
+        """Newest first."""
+        check_episode_filter(where)
+        _check_count(limit, name="limit")
+        _check_count(offset, name="offset")
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: episodes.list_episodes(c, scope_id, where, limit, offset),
+            list,
+        )
+
+    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int:
+        check_episode_filter(where)
+        return await self._read_scope(
+            scope, lambda c, scope_id: episodes.count_episodes(c, scope_id, where), int
+        )
+
+    async def search_episode_vectors(
+        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]:
+        check_episode_filter(where)
+        query = vector_bytes(vector, self._space)
+        check_neighbour_limit(limit)
+        if limit == 0:
+            return []
+        space = self._space
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: episodes.search_vectors(c, space, scope_id, query, where, limit),
+            list,
+        )
+
+    async def search_episode_keywords(
+        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]:
+        check_episode_filter(where)
+        _check_text(text, name="text")
+        _check_count(limit, name="limit")
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: episodes.search_keywords(c, scope_id, text, where, limit),
+            list,
+        )
+
+    async def record_recalls(
+        self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
+    ) -> None:
+        """Reinforce recalled memories in one write: recall count up, last recall = at."""
+        episode_list = [_check_text(value, name="episode id") for value in episode_ids]
+        fact_list = [_check_text(value, name="fact id") for value in fact_ids]
+        moment = to_micros(at, name="at")
+        if not episode_list and not fact_list:
+            return
+
+        def work(connection: apsw.Connection, scope_id: int) -> None:
+            episodes.record_recalls(connection, scope_id, episode_list, moment)
+            facts.record_recalls(connection, scope_id, fact_list, moment)
+
+        await self._write_scope(scope, work, lambda: None)
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int:
+        ids = [_check_text(value, name="episode id") for value in episode_ids]
+        to_micros(at, name="at")
+        return await self._write_scope(
+            scope,
+            lambda c, scope_id: episodes.archive_episodes(c, self._space, scope_id, ids, at),
+            int,
+        )
+
+    async def delete_episode(
+        self, scope: Scope, episode_id: str, *, reason: str, at: datetime
+    ) -> Tombstone:
+        check_reason(reason)
+        tombstone = tombstone_for(scope, MemoryKind.EPISODE, episode_id, reason=reason, at=at)
+        await self._write_scope(
+            scope,
+            lambda c, scope_id: episodes.delete_episode(
+                c, self._space, scope, scope_id, episode_id, reason=reason, at=at
+            ),
+            _nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
+        )
+        return tombstone
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]:
+        """Oldest first; both ends inclusive."""
+        to_micros(since, name="since")
+        to_micros(until, name="until")
+        return await self._read_scope(
+            scope, lambda c, scope_id: episodes.list_emotions(c, scope_id, since, until), list
+        )
+
+    # --- facts -----------------------------------------------------------------------
+    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None:
+        batch = list(writes)
+        if batch:
+            await self._write_new(
+                scope, lambda c, scope_id: facts.add_facts(c, self._space, scope, scope_id, batch)
+            )
+
+    async def get_fact(self, scope: Scope, fact_id: str) -> Fact:
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: facts.get_fact(c, scope, scope_id, fact_id),
+            _nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
+        )
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
+        check_fact_filter(where)
+        return await self._read_scope(
+            scope, lambda c, scope_id: facts.list_facts(c, scope_id, where), list
+        )
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]:
+        check_fact_filter(where)
+        query = vector_bytes(vector, self._space)
+        check_neighbour_limit(limit)
+        if limit == 0:
+            return []
+        space = self._space
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: facts.search_vectors(c, space, scope_id, query, where, limit),
+            list,
+        )
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]:
+        check_fact_filter(where)
+        _check_text(text, name="text")
+        _check_count(limit, name="limit")
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: facts.search_keywords(c, scope_id, text, where, limit),
+            list,
+        )
+
+    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
+        """Replace a stored fact's fields (same id); a new vector when its text changed."""
+        await self._write_scope(
+            scope,
+            lambda c, scope_id: facts.update_fact(c, self._space, scope, scope_id, fact, vector),
+            _nothing_found(f"fact {fact.id!r} not found in scope {scope}"),
+        )
+
+    async def supersede_fact(
+        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
+    ) -> Fact:
+        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
+        to_micros(at, name="at")
+        return await self._write_scope(
+            scope,
+            lambda c, scope_id: facts.supersede_fact(
+                c, self._space, scope, scope_id, old_fact_id, replacement, at
+            ),
+            _nothing_found(f"fact {old_fact_id!r} not found in scope {scope}"),
+        )
+
+    async def delete_fact(
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
+    ) -> Tombstone:
+        check_reason(reason)
+        tombstone = tombstone_for(scope, MemoryKind.FACT, fact_id, reason=reason, at=at)
+        await self._write_scope(
+            scope,
+            lambda c, scope_id: facts.delete_fact(
+                c, self._space, scope, scope_id, fact_id, reason=reason, at=at
+            ),
+            _nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
+        )
+        return tombstone
+
+    # --- viewers and characters --------------------------------------------------------
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
+        check_reason(reason)
+        to_micros(at, name="at")
+        return await self._write_scope(
+            scope,
+            lambda c, scope_id: viewers.forget_scope(
+                c, self._space, scope, scope_id, reason=reason, at=at
+            ),
+            lambda: ForgetReport(scope, 0, 0, 0),
+        )
+
+    async def export_scope(self, scope: Scope) -> ScopeExport:
+        _check_scope(scope)
+        return await self._database.read(
+            lambda c: viewers.export_scope(c, scope, self._committed_scope_id(c, scope))
+        )
+
+    async def list_tombstones(self, scope: Scope) -> list[Tombstone]:
+        return await self._read_scope(scope, list_tombstones, list)
+
+    async def list_viewers(
+        self, character_id: str, *, search: str | None, limit: int, offset: int = 0
+    ) -> list[ViewerSummary]:
+        check_identifier(character_id, name="character_id")
+        _check_count(limit, name="limit")
+        _check_count(offset, name="offset")
+        return await self._database.read(
+            lambda c: viewers.list_viewers(c, character_id, search, limit, offset)
+        )
+
+    async def clear_character(
+        self, character_id: str, *, reason: str, at: datetime
+    ) -> ForgetReport:
+        check_identifier(character_id, name="character_id")
+        check_reason(reason)
+        to_micros(at, name="at")
+        return await self._database.write(
+            lambda c: viewers.clear_character(c, self._space, character_id, reason=reason, at=at)
+        )
+
+    # --- maintenance -----------------------------------------------------------------
+    async def list_episodes_for_decay(
+        self, character_id: str, *, after_id: str | None, limit: int
+    ) -> list[Episode]:
+        """Unarchived episodes of every scope of one character, in id order, one page."""
+        check_identifier(character_id, name="character_id")
+        if after_id is not None:
+            _check_text(after_id, name="after_id")
+        _check_count(limit, name="limit")
+        return await self._database.read(
+            lambda c: viewers.list_episodes_for_decay(c, character_id, after_id, limit)
+        )
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int:
+        """Destroy archived episodes, leaving tombstones; returns how many."""
+        check_identifier(character_id, name="character_id")
+        check_reason(reason)
+        to_micros(at, name="at")
+        return await self._database.write(
+            lambda c: viewers.purge_archived(
+                c,
+                self._space,
+                character_id,
+                archived_before=archived_before,
+                reason=reason,
+                at=at,
+            )
+        )
+
+    async def close(self) -> None:
+        await self._database.close()
+
+
+async def open_sqlite_store(
+    path: Path, *, embedding: EmbeddingInfo, readers: int = DEFAULT_READERS
+) -> SqliteMemoryStore:
+    """Open (creating if needed) the store at ``path``: migrate, then bind the embedding model.
+
+    Raises :class:`~omoide.errors.Conflict` when the file holds vectors of another model.
+    """
+    if isinstance(readers, bool) or not isinstance(readers, int) or readers < 1:
+        raise InvalidInput(f"readers must be a positive integer (got {readers!r})")
+    database = await open_database(Path(path), readers=readers)
+    try:
+        await database.maintain(lambda c: apply_migrations(c, database.path))
+        space = await database.write(lambda c: bind_embedding(c, embedding, database.path))
+    except BaseException:
+        with anyio.CancelScope(shield=True):
+            await database.close()
+        raise
+    return SqliteMemoryStore(database, space)

@@ -1,0 +1,63 @@
+"""Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import apsw
+
+from omoide.domain import MemoryKind, Scope, Tombstone, as_utc
+from omoide.errors import InvalidInput
+from omoide.store.sqlite.codec import TOMBSTONE_COLUMNS, to_micros, tombstone_from_row
+from omoide.store.sqlite.connection import fetch_all
+
+MAX_REASON_LENGTH = 1000
+
+
+def check_reason(reason: str) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("a deletion reason must be a non-empty string")
+    if len(reason) > MAX_REASON_LENGTH:
+        raise InvalidInput(f"a deletion reason must be at most {MAX_REASON_LENGTH} characters")
+    return reason
+
+
+def write_tombstones(
+    connection: apsw.Connection,
+    scope_id: int,
+    kind: MemoryKind,
+    memory_ids: Sequence[str],
+    *,
+    reason: str,
+    at: datetime,
+) -> None:
+    deleted_at = to_micros(at, name="at")
+    connection.executemany(
+        "INSERT INTO tombstones (memory_id, kind, scope_id, deleted_at, reason) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(memory_id, kind.value, scope_id, deleted_at, reason) for memory_id in memory_ids],
+    )
+
+
+def tombstone_for(
+    scope: Scope, kind: MemoryKind, memory_id: str, *, reason: str, at: datetime
+) -> Tombstone:
+    """The value :func:`write_tombstones` stores for one memory, as returned to callers."""
+    return Tombstone(
+        memory_id=memory_id,
+        kind=kind,
+        scope=scope,
+        deleted_at=as_utc(at, name="at"),
+        reason=reason,
+    )
+
+
+def list_tombstones(connection: apsw.Connection, scope_id: int) -> list[Tombstone]:
+    rows = fetch_all(
+        connection,
+        f"SELECT {TOMBSTONE_COLUMNS} FROM tombstones t JOIN scopes s ON s.id = t.scope_id "
+        "WHERE t.scope_id = ? ORDER BY t.deleted_at, t.internal_id",
+        (scope_id,),
+    )
+    return [tombstone_from_row(row) for row in rows]

@@ -1,0 +1,207 @@
+"""Whole scopes and characters: forgetting, exporting, listing viewers, decay and purging."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import datetime
+from typing import Literal
+
+import apsw
+
+from omoide.domain import (
+    Episode,
+    ForgetReport,
+    MemoryKind,
+    Scope,
+    ScopeExport,
+    ViewerSummary,
+    check_identifier,
+)
+from omoide.errors import InvalidInput
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.store.sqlite import episodes, facts
+from omoide.store.sqlite.codec import (
+    EMOTION_COLUMNS,
+    EPISODE_COLUMNS,
+    emotion_from_row,
+    episode_from_row,
+    optional_datetime,
+    to_micros,
+)
+from omoide.store.sqlite.connection import fetch_all
+from omoide.store.sqlite.filters import episode_record_conditions
+from omoide.store.sqlite.scopes import character_scopes
+from omoide.store.sqlite.tombstones import list_tombstones, write_tombstones
+from omoide.store.sqlite.vectors import VectorSpace
+
+
+def _ids(
+    connection: apsw.Connection, table: Literal["emotions", "facts", "episodes"], scope_id: int
+) -> list[tuple[int, str]]:
+    rows = fetch_all(
+        connection,
+        f"SELECT internal_id, id FROM {table} WHERE scope_id = ? ORDER BY internal_id",
+        (scope_id,),
+    )
+    return [(int(row[0]), str(row[1])) for row in rows]
+
+
+def forget_scope(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    scope: Scope,
+    scope_id: int,
+    *,
+    reason: str,
+    at: datetime,
+) -> ForgetReport:
+    """Delete everything of one scope and leave a tombstone for each memory and the scope."""
+    emotion_rows = _ids(connection, "emotions", scope_id)
+    fact_rows = _ids(connection, "facts", scope_id)
+    episode_rows = _ids(connection, "episodes", scope_id)
+    connection.execute("DELETE FROM emotions WHERE scope_id = ?", (scope_id,))
+    facts.remove_facts(connection, space, [internal_id for internal_id, _ in fact_rows])
+    episodes.remove_episodes(connection, space, [internal_id for internal_id, _ in episode_rows])
+    for kind, rows in (
+        (MemoryKind.EPISODE, episode_rows),
+        (MemoryKind.FACT, fact_rows),
+        (MemoryKind.EMOTION, emotion_rows),
+    ):
+        ids = [memory_id for _, memory_id in rows]
+        write_tombstones(connection, scope_id, kind, ids, reason=reason, at=at)
+    if emotion_rows or fact_rows or episode_rows:
+        kind = MemoryKind.CHARACTER if scope.is_character_wide else MemoryKind.VIEWER
+        memory_id = scope.character_id if scope.user_id is None else scope.user_id
+        write_tombstones(connection, scope_id, kind, [memory_id], reason=reason, at=at)
+    return ForgetReport(scope, len(episode_rows), len(fact_rows), len(emotion_rows))
+
+
+def clear_character(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    character_id: str,
+    *,
+    reason: str,
+    at: datetime,
+) -> ForgetReport:
+    """Forget every scope of one character, the character-wide one included."""
+    totals = [0, 0, 0]
+    for scope_id, scope in character_scopes(connection, character_id).items():
+        report = forget_scope(connection, space, scope, scope_id, reason=reason, at=at)
+        totals = [
+            totals[0] + report.episodes,
+            totals[1] + report.facts,
+            totals[2] + report.emotions,
+        ]
+    return ForgetReport(Scope(character_id), *totals)
+
+
+def export_scope(connection: apsw.Connection, scope: Scope, scope_id: int | None) -> ScopeExport:
+    if scope_id is None:
+        return ScopeExport(scope, (), (), (), ())
+    episode_rows = fetch_all(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} FROM episodes e JOIN scopes s ON s.id = e.scope_id "
+        "WHERE e.scope_id = ? ORDER BY e.recorded_at, e.id",
+        (scope_id,),
+    )
+    emotion_rows = fetch_all(
+        connection,
+        f"SELECT {EMOTION_COLUMNS} FROM emotions m JOIN scopes s ON s.id = m.scope_id "
+        "WHERE m.scope_id = ? ORDER BY m.recorded_at, m.id",
+        (scope_id,),
+    )
+    return ScopeExport(
+        scope=scope,
+        episodes=tuple(episode_from_row(row) for row in episode_rows),
+        facts=tuple(facts.list_facts(connection, scope_id, FactFilter(include_inactive=True))),
+        emotions=tuple(emotion_from_row(row) for row in emotion_rows),
+        tombstones=tuple(list_tombstones(connection, scope_id)),
+    )
+
+
+def like_pattern(search: str) -> str:
+    """A LIKE pattern matching ``search`` as a literal substring (escape character ``\\``)."""
+    escaped = search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+_LIST_VIEWERS = """
+    SELECT s.user_id,
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id),
+        (SELECT count(*) FROM facts f WHERE f.scope_id = s.id
+            AND f.superseded_at IS NULL AND f.trust <> 'contradicted'),
+        max(coalesce((SELECT max(e.recorded_at) FROM episodes e WHERE e.scope_id = s.id), -1),
+            coalesce((SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id), -1))
+            AS last_seen
+    FROM scopes s
+    WHERE s.character_id = ? AND s.user_id IS NOT NULL AND s.user_id LIKE ? ESCAPE '\\'
+        AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM facts f WHERE f.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM emotions m WHERE m.scope_id = s.id))
+    ORDER BY last_seen DESC, s.user_id
+    LIMIT ? OFFSET ?
+"""
+
+
+def list_viewers(
+    connection: apsw.Connection, character_id: str, search: str | None, limit: int, offset: int
+) -> list[ViewerSummary]:
+    """Viewers with any stored memory, most recently seen first."""
+    check_identifier(character_id, name="character_id")
+    if search is not None and not isinstance(search, str):
+        raise InvalidInput("search must be a string")
+    pattern = like_pattern(search or "")
+    rows = fetch_all(connection, _LIST_VIEWERS, (character_id, pattern, limit, offset))
+    return [
+        ViewerSummary(
+            scope=Scope(character_id, row[0]),
+            episode_count=int(row[1]),
+            fact_count=int(row[2]),
+            last_seen_at=optional_datetime(None if row[3] < 0 else row[3]),
+        )
+        for row in rows
+    ]
+
+
+def list_episodes_for_decay(
+    connection: apsw.Connection, character_id: str, after_id: str | None, limit: int
+) -> list[Episode]:
+    scope_ids = json.dumps(list(character_scopes(connection, character_id)))
+    conditions = episode_record_conditions(EpisodeFilter())
+    rows = fetch_all(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} FROM episodes e JOIN scopes s ON s.id = e.scope_id "
+        f"WHERE e.scope_id IN (SELECT value FROM json_each(?)){conditions.sql} AND e.id > ? "
+        "ORDER BY e.id LIMIT ?",
+        (scope_ids, *conditions.parameters, after_id or "", limit),
+    )
+    return [episode_from_row(row) for row in rows]
+
+
+def purge_archived(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    character_id: str,
+    *,
+    archived_before: datetime,
+    reason: str,
+    at: datetime,
+) -> int:
+    """Destroy archived episodes of every scope of one character, leaving tombstones."""
+    scopes = character_scopes(connection, character_id)
+    rows = fetch_all(
+        connection,
+        "SELECT internal_id, id, scope_id FROM episodes "
+        "WHERE scope_id IN (SELECT value FROM json_each(?)) "
+        "AND archived_at IS NOT NULL AND archived_at < ? ORDER BY internal_id",
+        (json.dumps(list(scopes)), to_micros(archived_before, name="archived_before")),
+    )
+    episodes.remove_episodes(connection, space, [int(row[0]) for row in rows])
+    ids_by_scope: defaultdict[int, list[str]] = defaultdict(list)
+    for _, episode_id, scope_id in rows:
+        ids_by_scope[int(scope_id)].append(str(episode_id))
+    for scope_id, ids in ids_by_scope.items():
+        write_tombstones(connection, scope_id, MemoryKind.EPISODE, ids, reason=reason, at=at)
+    return len(rows)

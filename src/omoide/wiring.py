@@ -1,0 +1,285 @@
+"""The composition root: Settings in, every collaborator built and connected.
+
+Concrete classes are chosen here, in one ``match`` per seam; optional dependencies are
+imported lazily with an error that names the extra to install.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from omoide.character.library import CharacterLibrary
+from omoide.chat.conversation import Conversation
+from omoide.chat.history import SessionHistory
+from omoide.clock import Clock, SystemClock
+from omoide.config import Settings
+from omoide.embed.base import Embedder
+from omoide.embed.cache import CachedQueryEmbedder
+from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
+from omoide.errors import ConfigError
+from omoide.llm.base import ChatModel
+from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
+from omoide.memory.drain import QueueDrainer
+from omoide.memory.extraction import FactExtractor
+from omoide.memory.extraction_llm import LLMFactExtractor
+from omoide.memory.extraction_rules import RuleFactExtractor
+from omoide.memory.facts import FactKeeper
+from omoide.memory.importance import ImportanceScorer
+from omoide.memory.manager import MemoryManager
+from omoide.memory.queue import DurableTurnQueue
+from omoide.memory.ranking import RankingWeights
+from omoide.memory.recall import Recaller
+from omoide.memory.relevance import cached_relevance_floor
+from omoide.memory.remember import Rememberer
+from omoide.memory.tokens import SentencePieceTokenCounter
+from omoide.metrics import Metrics
+from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.sqlite.store import open_sqlite_store
+from omoide.store.state import SqliteCharacterStateStore
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Omoide:
+    """Everything the library, the CLI and the service need, built from one Settings."""
+
+    settings: Settings
+    clock: Clock
+    metrics: Metrics
+    embedder: Embedder
+    store: MemoryStore
+    memory: MemoryManager
+    chat_model: ChatModel | None
+    characters: CharacterLibrary
+    queue: DurableTurnQueue
+    drainer: QueueDrainer
+    states: SqliteCharacterStateStore
+    conversation: Conversation | None
+
+    async def aclose(self) -> None:
+        await self.drainer.drain_all()
+        await self.memory.close()
+        self.queue.close()
+        self.states.close()
+        for resource in (self.chat_model, self.embedder):
+            close = getattr(resource, "aclose", None)
+            if close is not None:
+                await close()
+
+
+def memory_config(settings: Settings) -> MemoryConfig:
+    return MemoryConfig(
+        ranking=RankingWeights(
+            relevance=settings.weight_relevance,
+            recency=settings.weight_recency,
+            importance=settings.weight_importance,
+            recency_decay_per_hour=settings.recency_decay_per_hour,
+        ),
+        recall=RecallConfig(token_budget=settings.context_token_budget),
+        write=WriteConfig(store_threshold=settings.store_threshold),
+    )
+
+
+async def build_embedder(settings: Settings) -> Embedder:
+    """The embedder named by ``settings.embedder``, unwrapped (no query cache)."""
+    model = settings.embedder_model
+    match settings.embedder:
+        case "use":
+            from omoide.embed.use import USEEmbedder
+
+            return USEEmbedder(threads=settings.embedder_threads)
+        case "e5":
+            from omoide.embed.e5 import E5Embedder
+
+            return E5Embedder(threads=settings.embedder_threads)
+        case "hashing":
+            from omoide.embed.hashing import HashingEmbedder
+
+            return HashingEmbedder(settings.embedder_dimensions or 256)
+        case "sentence-transformers":
+            from omoide.embed.sentence_transformers import SentenceTransformerEmbedder
+
+            return await SentenceTransformerEmbedder.load(_required(model, "OMOIDE_EMBEDDER_MODEL"))
+        case "ollama":
+            from omoide.embed.ollama import OllamaEmbedder
+
+            return await OllamaEmbedder.connect(
+                _required(model, "OMOIDE_EMBEDDER_MODEL"),
+                dimensions=settings.embedder_dimensions,
+                base_url=settings.embedder_url or "http://localhost:11434",
+            )
+        case "openai":
+            from omoide.embed.openai import OpenAIEmbedder
+
+            key = settings.embedder_api_key
+            return await OpenAIEmbedder.connect(
+                _required(model, "OMOIDE_EMBEDDER_MODEL"),
+                dimensions=settings.embedder_dimensions,
+                base_url=settings.embedder_url or "https://api.openai.com/v1",
+                api_key=key.get_secret_value() if key else None,
+            )
+
+
+def build_chat_model(settings: Settings) -> ChatModel | None:
+    """The chat model named by ``settings.llm``; ``none`` means no model at all."""
+    from omoide.llm.retry import RetryPolicy
+
+    retry = RetryPolicy(max_retries=settings.llm_max_retries)
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    timeout = settings.llm_timeout_seconds
+    match settings.llm:
+        case "none":
+            return None
+        case "scripted":
+            from omoide.llm.scripted import ScriptedChatModel
+
+            return ScriptedChatModel()
+        case "ollama":
+            from omoide.llm.ollama import OllamaChatModel
+
+            return OllamaChatModel(
+                _required(settings.llm_model, "OMOIDE_LLM_MODEL"),
+                base_url=settings.llm_url or "http://localhost:11434",
+                timeout_seconds=timeout,
+                retry=retry,
+            )
+        case "openai":
+            from omoide.llm.openai import OpenAIChatModel
+
+            return OpenAIChatModel(
+                _required(settings.llm_model, "OMOIDE_LLM_MODEL"),
+                base_url=settings.llm_url or "https://api.openai.com",
+                api_key=key,
+                timeout_seconds=timeout,
+                retry=retry,
+            )
+        case "anthropic":
+            from omoide.llm.anthropic import AnthropicChatModel
+
+            return AnthropicChatModel(
+                _required(settings.llm_model, "OMOIDE_LLM_MODEL"),
+                base_url=settings.llm_url or "https://api.anthropic.com",
+                api_key=key,
+                timeout_seconds=timeout,
+                retry=retry,
+            )
+
+
+def _required(value: str | None, variable: str) -> str:
+    if not value:
+        raise ConfigError(f"{variable} must be set for this backend")
+    return value
+
+
+async def build_store(settings: Settings, embedder: Embedder) -> MemoryStore:
+    info = EmbeddingInfo(embedder.model_name, embedder.dimensions)
+    match settings.store:
+        case "sqlite":
+            return await open_sqlite_store(settings.database_path, embedding=info)
+        case "server":
+            raise ConfigError("OMOIDE_STORE=server is not available in this build yet")
+
+
+def build_extractor(
+    settings: Settings, chat_model: ChatModel | None, metrics: Metrics
+) -> FactExtractor:
+    rules = RuleFactExtractor()
+    if chat_model is None or not settings.llm_extraction or not settings.uses_real_llm:
+        return rules
+    return LLMFactExtractor(chat_model, metrics=metrics, fallback=None)
+
+
+async def build(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    embedder: Embedder | None = None,
+    chat_model: ChatModel | None = None,
+) -> Omoide:
+    """Build omoide from settings; explicit collaborators override what settings name."""
+    clock = clock or SystemClock()
+    metrics = Metrics()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    base_embedder = embedder or await build_embedder(settings)
+    query_embedder = CachedQueryEmbedder(
+        base_embedder,
+        max_entries=settings.query_cache_size,
+        ttl_seconds=settings.query_cache_seconds,
+        clock=clock,
+    )
+    model = chat_model if chat_model is not None else build_chat_model(settings)
+    config = memory_config(settings)
+    store = await build_store(settings, base_embedder)
+    cache = ThresholdCache(settings.data_dir / "calibration.json")
+    duplicate = await cached_duplicate_threshold(base_embedder, cache)
+    floor = await cached_relevance_floor(base_embedder, settings.data_dir / "relevance.json")
+    facts = FactKeeper(
+        store=store,
+        embedder=query_embedder,
+        duplicate_threshold=duplicate.threshold,
+        metrics=metrics,
+    )
+    scorer = ImportanceScorer(
+        llm=model if settings.llm_importance and settings.uses_real_llm else None,
+        metrics=metrics,
+        store_threshold=config.write.store_threshold,
+    )
+    rememberer = Rememberer(
+        store=store,
+        embedder=query_embedder,
+        scorer=scorer,
+        extractor=build_extractor(settings, model, metrics),
+        facts=facts,
+        config=config.write,
+        clock=clock,
+        metrics=metrics,
+    )
+    recaller = Recaller(
+        store=store,
+        embedder=query_embedder,
+        counter=SentencePieceTokenCounter(),
+        config=config,
+        clock=clock,
+        fact_similarity_floor=floor.floor,
+    )
+    memory = MemoryManager(
+        store=store,
+        rememberer=rememberer,
+        recaller=recaller,
+        facts=facts,
+        config=config,
+        clock=clock,
+    )
+    characters = CharacterLibrary(settings.characters_dirs)
+    queue = DurableTurnQueue(settings.queue_path, clock=clock)
+    drainer = QueueDrainer(queue, memory, metrics=metrics)
+    states = SqliteCharacterStateStore(settings.state_path)
+    conversation = None
+    if model is not None:
+        conversation = Conversation(
+            memory=memory,
+            characters=characters,
+            states=states,
+            chat_model=model,
+            queue=queue,
+            history=SessionHistory(max_turns=settings.history_turns),
+            clock=clock,
+            metrics=metrics,
+            on_queued=drainer.notify,
+        )
+    return Omoide(
+        settings=settings,
+        clock=clock,
+        metrics=metrics,
+        embedder=query_embedder,
+        store=store,
+        memory=memory,
+        chat_model=model,
+        characters=characters,
+        queue=queue,
+        drainer=drainer,
+        states=states,
+        conversation=conversation,
+    )

@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+from tests.store.backends import BACKENDS, OpenBackend
+from tests.store.builders import EMBEDDING
+
+from omoide.store.base import EmbeddingInfo, MemoryStore
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class StoreFactory(Protocol):
+    """Opens the store ``name`` (the same name re-opens the same store)."""
+
+    async def __call__(
+        self, embedding: EmbeddingInfo = EMBEDDING, *, name: str = "main"
+    ) -> MemoryStore: ...
+
+
+class _Opener:
+    def __init__(self, open_backend: OpenBackend, directory: Path) -> None:
+        self._open_backend = open_backend
+        self._directory = directory
+        self.opened: list[MemoryStore] = []
+
+    async def __call__(
+        self, embedding: EmbeddingInfo = EMBEDDING, *, name: str = "main"
+    ) -> MemoryStore:
+        store = await self._open_backend(self._directory, name, embedding)
+        self.opened.append(store)
+        return store
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+async def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+    opener = _Opener(BACKENDS[request.param], tmp_path)
+    yield opener
+    for store in opener.opened:
+        await store.close()
+
+
+@pytest.fixture
+async def store(store_factory: StoreFactory) -> MemoryStore:
+    return await store_factory()

@@ -1,0 +1,81 @@
+"""The keyword analyzer (pure Python, shared by every keyword backend)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from omoide.store.keywords import analyze_document, analyze_query, normalize
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Deadlock好き", ["deadlock", "好き"]),
+        ("Deadlockのビルド", ["deadlock", "のビ", "ビル", "ルド"]),
+        ("롤 게임", ["롤", "게임"]),
+        ("좋아해요!", ["좋아", "아해", "해요"]),
+        ("我喜欢吃火锅", ["我喜", "喜欢", "欢吃", "吃火", "火锅"]),
+        ("吃", ["吃"]),
+        ("Hello, WORLD 42!", ["hello", "world", "42"]),
+        ("Ｈｅｌｌｏ ﾊﾟｿｺﾝ", ["hello", "パソ", "ソコ", "コン"]),
+        ("Straße", ["strasse"]),
+        ("don't-stop_now", ["don", "t", "stop", "now"]),
+        ("サッカー・ワールドカップ", ["サッ", "ッカ", "カー", "ワー", "ール", "ルド", "ドカ", "カッ", "ップ"]),
+        ("ภาษาไทย", ["ภา", "าษ", "ษา", "าไ", "ไท", "ทย"]),
+        ("🎮🎮 ... !!!", []),
+    ],
+)
+def test_query_tokens(text: str, expected: list[str]) -> None:
+    assert analyze_query(text) == expected
+
+
+def test_documents_also_index_single_characters_of_unspaced_runs() -> None:
+    assert analyze_document("火锅 hot") == ["火锅", "火", "锅", "hot"]
+    assert analyze_document("猫") == ["猫"]
+
+
+def test_query_tokens_are_distinct() -> None:
+    assert analyze_query("dog dog DOG") == ["dog"]
+    assert analyze_document("dog dog") == ["dog", "dog"]
+
+
+def test_combining_marks_stay_in_their_word() -> None:
+    decomposed = "cafe\u0301"
+    assert analyze_query(decomposed) == ["café"]
+
+
+@given(st.text())
+def test_tokens_are_non_empty_and_contain_no_separators(text: str) -> None:
+    for token in analyze_document(text) + analyze_query(text):
+        assert token
+        assert not any(character.isspace() for character in token)
+        assert '"' not in token
+
+
+@given(st.text())
+def test_every_query_token_of_a_text_is_indexed_for_that_text(text: str) -> None:
+    """A text always matches itself: its query tokens are among its document tokens."""
+    assert set(analyze_query(text)) <= set(analyze_document(text))
+
+
+@given(st.text())
+def test_analysis_is_stable_under_normalisation(text: str) -> None:
+    assert analyze_document(normalize(text)) == analyze_document(text)
+
+
+HAN = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+
+
+@given(st.text(alphabet=HAN, min_size=1, max_size=12))
+def test_han_runs_become_overlapping_bigrams(text: str) -> None:
+    bigrams = [text[index : index + 2] for index in range(len(text) - 1)] or [text]
+    assert analyze_query(text) == list(dict.fromkeys(bigrams))
+
+
+@given(st.lists(st.text(alphabet=HAN, min_size=1, max_size=4), min_size=1, max_size=4))
+def test_a_word_inside_a_document_is_matched_by_a_query_for_it(words: list[str]) -> None:
+    document = set(analyze_document("".join(words)))
+    for word in words:
+        assert set(analyze_query(word)) <= document

@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.domain import Episode, Scope, as_utc, check_metadata, check_unit_interval
+from omoide.errors import InvalidInput
+
+KST = timezone(timedelta(hours=9))
+
+
+def test_scope_accepts_hostile_but_valid_identifiers() -> None:
+    for value in [
+        "O'Brien",
+        'quo"te',
+        "50%_off",
+        "back\\slash",
+        "'; DROP TABLE x; --",
+        "민준",
+        "🎮",
+    ]:
+        assert Scope("haru", value).user_id == value
+
+
+@pytest.mark.parametrize("value", ["", "   ", "a" * 257, "nul\x00byte"])
+def test_scope_refuses_empty_long_or_nul_identifiers(value: str) -> None:
+    with pytest.raises(InvalidInput):
+        Scope("haru", value)
+    with pytest.raises(InvalidInput):
+        Scope(value, "viewer")
+
+
+def test_character_wide_scope_is_distinct_from_any_viewer() -> None:
+    assert Scope("haru").is_character_wide
+    assert Scope("haru") != Scope("haru", "None")
+    assert not Scope("haru", "minjun").is_character_wide
+
+
+def test_naive_datetimes_are_refused_and_aware_ones_become_utc() -> None:
+    with pytest.raises(InvalidInput, match="timezone-aware"):
+        as_utc(datetime(2026, 1, 1))
+    converted = as_utc(datetime(2026, 1, 1, 9, tzinfo=KST))
+    assert converted == datetime(2026, 1, 1, 0, tzinfo=UTC)
+    assert converted.tzinfo is UTC
+
+
+@pytest.mark.parametrize("value", [-0.01, 1.01, float("nan"), True])
+def test_unit_interval_scores(value: float) -> None:
+    with pytest.raises(InvalidInput):
+        check_unit_interval(value, name="importance")
+
+
+def test_episode_validates_scores_and_times() -> None:
+    moment = datetime(2026, 1, 1, tzinfo=UTC)
+    with pytest.raises(InvalidInput, match="importance"):
+        Episode("e", Scope("haru", "u"), "hi", "hello", moment, importance=7.0)
+    with pytest.raises(InvalidInput, match="recorded_at"):
+        Episode("e", Scope("haru", "u"), "hi", "hello", datetime(2026, 1, 1), importance=0.5)
+
+
+def test_metadata_must_be_flat() -> None:
+    assert check_metadata({"dia_id": "D1:3", "n": 3, "ok": True, "x": None}) == {
+        "dia_id": "D1:3",
+        "n": 3,
+        "ok": True,
+        "x": None,
+    }
+    with pytest.raises(InvalidInput, match="nested"):
+        check_metadata({"nested": {"a": 1}})
+    with pytest.raises(InvalidInput):
+        check_metadata({"bad": float("inf")})
+
+
+def test_fixed_clock_moves_only_when_told() -> None:
+    clock = FixedClock(datetime(2025, 1, 1, tzinfo=UTC))
+    assert clock.now() == datetime(2025, 1, 1, tzinfo=UTC)
+    clock.set(datetime(2025, 6, 1, 12, tzinfo=KST))
+    assert clock.now() == datetime(2025, 6, 1, 3, tzinfo=UTC)
