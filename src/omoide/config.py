@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     context_token_budget: int = Field(default=300, ge=0, le=8192)
     store_threshold: float = Field(default=0.3, ge=0, le=1)
 
+    api_keys: SecretStr | None = None
+    """Keys as ``secret:character,character;secret:*`` (also see ``omoide keys``)."""
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
 

@@ -188,7 +188,7 @@ def build_extractor(
     rules = RuleFactExtractor()
     if chat_model is None or not settings.llm_extraction or not settings.uses_real_llm:
         return rules
-    return LLMFactExtractor(chat_model, metrics=metrics, fallback=None)
+    return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
 
 
 async def build(

@@ -39,6 +39,12 @@ STATED = [
     ("I'm a big fan of Hololive", PREFERENCE, "likes", "Hololive"),
     ("My favorite game is Minecraft", PREFERENCE, "really likes", "Minecraft"),
     ("Minecraft is my favourite game", PREFERENCE, "really likes", "Minecraft"),
+    ("わたしはねこがすき", PREFERENCE, "likes", "ねこ"),
+    # hobbies
+    ("제 취미는 게임이에요", PREFERENCE, "hobby:", "게임"),
+    ("趣味は読書です", PREFERENCE, "hobby:", "読書"),
+    ("我的爱好是画画", PREFERENCE, "hobby:", "画画"),
+    ("My hobby is drawing", PREFERENCE, "hobby:", "drawing"),
     # dislikes
     ("오이 싫어요", PREFERENCE, "dislikes", "오이"),
     ("공포 영화는 안 좋아해", PREFERENCE, "dislikes", "공포 영화"),
@@ -61,6 +67,13 @@ STATED = [
     ("叫我小李就好", PERSONAL, "wants to be called", "小李"),
     ("My name is Mary Jane and I stream on weekends", PERSONAL, "name:", "Mary Jane"),
     ("you can call me Mochi", PERSONAL, "wants to be called", "Mochi"),
+    ("저 요즘 원신에 빠졌어요", PREFERENCE, "likes", "원신"),
+    ("I'm a huge Taylor Swift fan", PREFERENCE, "likes", "Taylor Swift"),
+    # ages
+    ("I'm 23 years old", PERSONAL, "age:", "23"),
+    ("저 25살이에요", PERSONAL, "age:", "25"),
+    ("私は22歳です", PERSONAL, "age:", "22"),
+    ("我今年二十岁", PERSONAL, "age:", "二十"),
     # jobs
     ("직업은 간호사예요", PERSONAL, "job:", "간호사"),
     ("회사원이에요", PERSONAL, "job:", "회사원"),
@@ -156,7 +169,8 @@ NOTHING_ABOUT_THE_VIEWER = [
     # nothing to keep
     "I love you", "I like it", "I love it so much", "大好き！", "좋아해요", "ok lol", "ㅋㅋㅋ",
     "I'd like a coffee", "Please call me back later", "I'm a bit tired", "我是好人",
-    "I'm not allergic to anything", "땅콩 알레르기 없어요", "卵アレルギーはないです",
+    "I'm not allergic to anything", "my son is 5 years old", "동생은 25살이에요", "弟は22歳です",
+    "他今年二十岁", "땅콩 알레르기 없어요", "卵アレルギーはないです",
     "我对花生不过敏", "",
 ]  # fmt: skip
 
@@ -212,6 +226,23 @@ def test_strong_statements_are_more_confident_and_salient() -> None:
     (strong,) = facts_of("고양이 엄청 좋아해")
     assert strong.confidence > plain.confidence
     assert strong.salience > plain.salience
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I don't really like mint chocolate", "민트초코 별로 안 좋아해", "我不太喜欢薄荷巧克力"],
+)
+def test_softened_dislikes_are_not_strong(message: str) -> None:
+    (fact,) = facts_of(message)
+    assert fact.text.startswith("dislikes ")
+    assert fact.confidence == 0.75
+
+
+def test_very_long_messages_are_read_without_trouble() -> None:
+    assert facts_of("a" * 20_000) == []
+    assert facts_of("가" * 20_000) == []
+    assert facts_of(" " * 20_000 + "x") == []
+    assert [f.text for f in facts_of("I like cats. " + "blah " * 50)] == ["likes cats"]
 
 
 def test_a_fact_said_twice_is_extracted_once() -> None:

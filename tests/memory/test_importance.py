@@ -34,6 +34,8 @@ LOW_SIGNAL = [
     "", "   ", "!!!", "...", "?!", "👍", "😂😂😂", "❤️", ":)", "^^", "~~~",
     # one character repeated
     "aaaa", "zzzzz", "ㅇㅇㅇㅇ",
+    # laughter elsewhere
+    "jajaja", "mdr", "хахаха", "555", "kkkkk", "rsrs",
 ]  # fmt: skip
 
 CARRIES_SIGNAL = [
@@ -53,6 +55,12 @@ def test_low_signal_messages_are_recognised(message: str) -> None:
 @pytest.mark.parametrize("message", CARRIES_SIGNAL)
 def test_messages_with_content_are_not_low_signal(message: str) -> None:
     assert not is_low_signal(message)
+
+
+@pytest.mark.parametrize("run", ["ㅋ", "哈", "w", "はい", "응", "そうだね"])
+def test_long_laughter_followed_by_content_is_not_low_signal(run: str) -> None:
+    assert is_low_signal(run * 3000)
+    assert not is_low_signal(run * 3000 + "가고양이")
 
 
 @pytest.mark.parametrize("message", ["ㅋㅋ", "www", "哈哈", "lol", "👍", "응"])

@@ -39,7 +39,9 @@ class _Opener:
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-async def store_factory(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[StoreFactory]:
+async def store_factory(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[StoreFactory]:
     opener = _Opener(BACKENDS[request.param], tmp_path)
     yield opener
     for store in opener.opened:

@@ -161,7 +161,9 @@ async def test_episode_without_vector_is_found_by_keywords_only(store: MemorySto
     written = episode(VIEWER, "e1", "quiet words")
     await store.write_turns("haru", [TurnWrite(VIEWER, written, None, None)])
 
-    by_keyword = await store.search_episode_keywords(VIEWER, "quiet", where=EpisodeFilter(), limit=5)
+    by_keyword = await store.search_episode_keywords(
+        VIEWER, "quiet", where=EpisodeFilter(), limit=5
+    )
     by_vector = await store.search_episode_vectors(
         VIEWER, text_vector("quiet words"), where=EpisodeFilter(), limit=5
     )

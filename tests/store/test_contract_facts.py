@@ -143,13 +143,15 @@ async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryStore) ->
 
 async def test_category_filter_does_not_starve_vector_results(store: MemoryStore) -> None:
     habits = [
-        fact_write(fact(VIEWER, f"habit{index}", category=FactCategory.HABIT), blend(1, 0.01 * index))
+        fact_write(
+            fact(VIEWER, f"habit{index}", category=FactCategory.HABIT), blend(1, 0.01 * index)
+        )
         for index in range(20)
-    ]  # fmt: skip
+    ]
     goals = [
         fact_write(fact(VIEWER, f"goal{index}", category=FactCategory.GOAL), blend(0.1 * index, 1))
         for index in range(3)
-    ]  # fmt: skip
+    ]
     await store.add_facts(VIEWER, habits + goals)
     only_goals = FactFilter(categories=frozenset({FactCategory.GOAL, FactCategory.EMOTION}))
 
@@ -160,8 +162,9 @@ async def test_category_filter_does_not_starve_vector_results(store: MemoryStore
 
 async def test_superseded_facts_do_not_starve_vector_results(store: MemoryStore) -> None:
     await store.add_facts(
-        VIEWER, [fact_write(fact(VIEWER, f"old{index}"), blend(1, 0.01 * index)) for index in range(10)]
-    )  # fmt: skip
+        VIEWER,
+        [fact_write(fact(VIEWER, f"old{index}"), blend(1, 0.01 * index)) for index in range(10)],
+    )
     for index in range(10):
         replacement = FactWrite(fact(VIEWER, f"new{index}"), blend(0.1 * index, 1))
         await store.supersede_fact(VIEWER, f"old{index}", replacement, at=at(1))
@@ -186,3 +189,20 @@ async def test_empty_category_set_matches_nothing(store: MemoryStore) -> None:
     await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1"))])
     nothing = FactFilter(categories=frozenset())
     assert await store.list_facts(VIEWER, where=nothing) == []
+
+
+async def test_citing_an_episode_deleted_meanwhile_drops_only_that_link(
+    store: MemoryStore,
+) -> None:
+    await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
+    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1",)))])
+    stale = await store.get_fact(VIEWER, "f1")
+    await store.delete_episode(VIEWER, "e1", reason="asked", at=at(1))
+
+    await store.update_fact(
+        VIEWER, dataclasses.replace(stale, source_episode_ids=("e1", "e2")), vector=None
+    )
+    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f2", sources=("e1",)))])
+
+    assert (await store.get_fact(VIEWER, "f1")).source_episode_ids == ("e2",)
+    assert (await store.get_fact(VIEWER, "f2")).source_episode_ids == ()

@@ -29,7 +29,9 @@ def assert_no_content(tombstones: list[Tombstone], content: str) -> None:
 
 
 async def test_deleted_episode_leaves_every_index_at_once(store: MemoryStore) -> None:
-    await store.write_turns("haru", [turn(episode(VIEWER, "e1", SECRET)), turn(episode(VIEWER, "e2"))])
+    await store.write_turns(
+        "haru", [turn(episode(VIEWER, "e1", SECRET)), turn(episode(VIEWER, "e2"))]
+    )
 
     tombstone = await store.delete_episode(VIEWER, "e1", reason="viewer asked", at=at(5))
 
@@ -88,7 +90,9 @@ async def fill(store: MemoryStore, scope: Scope, prefix: str) -> None:
     stored = episode(scope, f"{prefix}-e", SECRET)
     feeling = emotion(scope, f"{prefix}-m", episode_id=stored.id)
     await store.write_turns(scope.character_id, [turn(stored, feeling=feeling)])
-    await store.add_facts(scope, [fact_write(fact(scope, f"{prefix}-f", SECRET, sources=(stored.id,)))])
+    await store.add_facts(
+        scope, [fact_write(fact(scope, f"{prefix}-f", SECRET, sources=(stored.id,)))]
+    )
 
 
 async def test_forget_viewer_removes_everything_of_the_scope_only(store: MemoryStore) -> None:

@@ -49,7 +49,9 @@ async def crowded(store: MemoryStore) -> MemoryStore:
         scopes = [scope for scope in all_scopes() if scope.character_id == character]
         turns = [
             turn(
-                episode(scope, f"{scope}-episode", f"{marker(character, scope.user_id)} shared words"),
+                episode(
+                    scope, f"{scope}-episode", f"{marker(character, scope.user_id)} shared words"
+                ),
                 text_vector("shared"),
                 feeling=emotion(scope, f"{scope}-emotion"),
             )
@@ -74,7 +76,9 @@ async def test_every_scope_sees_only_its_own_memories(crowded: MemoryStore) -> N
         by_keyword = await crowded.search_episode_keywords(
             scope, "shared words", where=everything, limit=100
         )
-        fact_hits = await crowded.search_fact_keywords(scope, "shared", where=FactFilter(), limit=100)
+        fact_hits = await crowded.search_fact_keywords(
+            scope, "shared", where=FactFilter(), limit=100
+        )
         emotions = await crowded.list_emotions(scope, since=at(-60), until=at(60))
 
         assert [item.user_message.split()[0] for item in episodes] == [own]

@@ -49,9 +49,7 @@ async def corpus_store(store: MemoryStore) -> MemoryStore:
 async def test_each_language_is_found_by_its_words(
     corpus_store: MemoryStore, query: str, expected: str
 ) -> None:
-    hits = await corpus_store.search_episode_keywords(
-        VIEWER, query, where=EpisodeFilter(), limit=3
-    )
+    hits = await corpus_store.search_episode_keywords(VIEWER, query, where=EpisodeFilter(), limit=3)
 
     assert hits, f"nothing found for {query!r}"
     assert hits[0].item.id == expected

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from tests.store.builders import at, blend, emotion, episode, fact, fact_write, turn, unit
 from tests.store.conftest import StoreFactory
 
-from omoide.domain import FactCategory, Scope, Vector
+from omoide.domain import Scope, Vector
 from omoide.errors import NotFound
-from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
 
 pytestmark = pytest.mark.anyio
 
@@ -63,7 +63,7 @@ class Model:
         return {key: item for key, item in items.items() if item.scope == scope}
 
     def pick(self, prefix: str, scope: Scope, index: int, *, foreign: bool) -> str:
-        """An id ever written with ``prefix``: of another scope if ``foreign``, else of ``scope``."""
+        """An id ever written with ``prefix``: another scope's if ``foreign``, else ``scope``'s."""
         candidates = [
             key
             for key, owner in self.owners.items()
@@ -132,15 +132,26 @@ direction = st.integers(0, len(DIRECTIONS) - 1)
 pick = st.tuples(st.booleans(), st.integers(0, 50))
 write_turns = st.builds(WriteTurn, scope_index, words, direction, st.booleans())
 add_facts = st.builds(AddFact, scope_index, words, direction, st.booleans())
-searches = st.builds(Search, scope_index, st.booleans(), st.booleans(), st.integers(0, 5), st.integers(1, 4))
+searches = st.builds(
+    Search, scope_index, st.booleans(), st.booleans(), st.integers(0, 5), st.integers(1, 4)
+)
 deletes = st.builds(Delete, scope_index, st.booleans(), st.booleans(), st.integers(0, 50))
 touches = st.builds(Touch, scope_index, st.booleans(), st.lists(pick, max_size=4).map(tuple))
 operations = st.one_of(  # repeated strategies are drawn more often
-    write_turns, write_turns, write_turns, add_facts, add_facts, searches, searches,
-    deletes, deletes, touches, touches,
+    write_turns,
+    write_turns,
+    write_turns,
+    add_facts,
+    add_facts,
+    searches,
+    searches,
+    deletes,
+    deletes,
+    touches,
+    touches,
     st.builds(Forget, scope_index, st.booleans()),
     st.builds(ListViewers, st.integers(0, 1)),
-)  # fmt: skip
+)
 
 
 # --- applying an operation to the store and the model ----------------------------------
@@ -150,7 +161,9 @@ async def write_turn(store: MemoryStore, model: Model, op: WriteTurn) -> None:
     stored = episode(scope, f"ep{number}", text, recorded_at=at(number))
     feeling = emotion(scope, f"em{number}", recorded_at=at(number), episode_id=stored.id)
     chosen = feeling if op.with_emotion else None
-    await store.write_turns(scope.character_id, [turn(stored, DIRECTIONS[op.direction], feeling=chosen)])
+    await store.write_turns(
+        scope.character_id, [turn(stored, DIRECTIONS[op.direction], feeling=chosen)]
+    )
     model.episodes[stored.id] = Stored(scope, text, op.direction)
     model.owners[stored.id] = scope
     if op.with_emotion:
@@ -172,26 +185,42 @@ def cosine(left: Vector, right: Vector) -> float:
     return float(np.dot(left, right) / (np.linalg.norm(left) * np.linalg.norm(right)))
 
 
+async def found_by_vector(store: MemoryStore, scope: Scope, op: Search) -> dict[str, float]:
+    query = DIRECTIONS[op.probe % len(DIRECTIONS)]
+    if op.facts:
+        facts = await store.search_fact_vectors(scope, query, where=FactFilter(), limit=op.limit)
+        return {hit.item.id: hit.score for hit in facts}
+    episodes = await store.search_episode_vectors(
+        scope, query, where=EpisodeFilter(), limit=op.limit
+    )
+    return {hit.item.id: hit.score for hit in episodes}
+
+
+async def found_by_keyword(store: MemoryStore, scope: Scope, op: Search) -> dict[str, float]:
+    word = WORDS[op.probe % len(WORDS)]
+    if op.facts:
+        facts = await store.search_fact_keywords(scope, word, where=FactFilter(), limit=op.limit)
+        return {hit.item.id: hit.score for hit in facts}
+    episodes = await store.search_episode_keywords(
+        scope, word, where=EpisodeFilter(), limit=op.limit
+    )
+    return {hit.item.id: hit.score for hit in episodes}
+
+
 async def search(store: MemoryStore, model: Model, op: Search) -> None:
     scope = SCOPES[op.scope]
     items = model.in_scope(model.facts if op.facts else model.episodes, scope)
     eligible = {key: item for key, item in items.items() if not item.archived}
-    hits: list[Hit[object]]
     if op.by_vector:
+        found = await found_by_vector(store, scope, op)
         query = DIRECTIONS[op.probe % len(DIRECTIONS)]
-        if op.facts:
-            hits = list(await store.search_fact_vectors(scope, query, where=FactFilter(), limit=op.limit))
-        else:
-            hits = list(await store.search_episode_vectors(scope, query, where=EpisodeFilter(), limit=op.limit))
-        expected = {key: cosine(query, DIRECTIONS[item.direction]) for key, item in eligible.items()}
+        expected = {
+            key: cosine(query, DIRECTIONS[item.direction]) for key, item in eligible.items()
+        }
     else:
+        found = await found_by_keyword(store, scope, op)
         word = WORDS[op.probe % len(WORDS)]
-        if op.facts:
-            hits = list(await store.search_fact_keywords(scope, word, where=FactFilter(), limit=op.limit))
-        else:
-            hits = list(await store.search_episode_keywords(scope, word, where=EpisodeFilter(), limit=op.limit))
         expected = {key: 0.0 for key, item in eligible.items() if word in item.text.split()}
-    found = {hit.item.id: hit.score for hit in hits}  # type: ignore[attr-defined]
     assert set(found) <= set(expected), f"{set(found) - set(expected)} leaked into {scope}"
     assert len(found) == min(op.limit, len(expected))
     if op.by_vector:
@@ -212,7 +241,9 @@ async def delete(store: MemoryStore, model: Model, op: Delete) -> None:
         del items[target]
         for item in model.facts.values():
             item.sources = [source for source in item.sources if source != target]
-        model.emotions = {k: (s, None if e == target else e) for k, (s, e) in model.emotions.items()}
+        model.emotions = {
+            k: (s, None if e == target else e) for k, (s, e) in model.emotions.items()
+        }
     else:
         with pytest.raises(NotFound):
             await deleting(scope, target, reason="test", at=at(0))
@@ -242,7 +273,11 @@ async def touch(store: MemoryStore, model: Model, op: Touch) -> None:
 
 async def forget(store: MemoryStore, model: Model, op: Forget) -> None:
     scope = SCOPES[op.scope]
-    gone = {s for s in SCOPES if s.character_id == scope.character_id} if op.whole_character else {scope}
+    gone = (
+        {s for s in SCOPES if s.character_id == scope.character_id}
+        if op.whole_character
+        else {scope}
+    )
     counts = (
         sum(item.scope in gone for item in model.episodes.values()),
         sum(item.scope in gone for item in model.facts.values()),
@@ -276,19 +311,18 @@ async def check_every_scope(store: MemoryStore, model: Model) -> None:
     for scope in SCOPES:
         export = await store.export_scope(scope)
         episodes, facts = model.in_scope(model.episodes, scope), model.in_scope(model.facts, scope)
-        assert {e.id: (e.scope, e.recall_count, e.archived_at is not None) for e in export.episodes} == {
-            key: (scope, item.recalls, item.archived) for key, item in episodes.items()
-        }
-        assert {f.id: (f.scope, f.recall_count, list(f.source_episode_ids)) for f in export.facts} == {
-            key: (scope, item.recalls, item.sources) for key, item in facts.items()
-        }
+        assert {
+            e.id: (e.scope, e.recall_count, e.archived_at is not None) for e in export.episodes
+        } == {key: (scope, item.recalls, item.archived) for key, item in episodes.items()}
+        assert {
+            f.id: (f.scope, f.recall_count, list(f.source_episode_ids)) for f in export.facts
+        } == {key: (scope, item.recalls, item.sources) for key, item in facts.items()}
         assert {m.id: (m.scope, m.episode_id) for m in export.emotions} == {
             key: value for key, value in model.emotions.items() if value[0] == scope
         }
         unarchived = sum(not item.archived for item in episodes.values())
         assert await store.count_episodes(scope, where=EpisodeFilter()) == unarchived
         assert all(tombstone.scope == scope for tombstone in export.tombstones)
-    # fmt: skip
 
 
 APPLY = {
@@ -309,7 +343,9 @@ examples = itertools.count()
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(steps=st.lists(operations, min_size=8, max_size=30))
-async def test_operations_never_cross_scopes(store_factory: StoreFactory, steps: list[object]) -> None:
+async def test_operations_never_cross_scopes(
+    store_factory: StoreFactory, steps: list[object]
+) -> None:
     store = await store_factory(name=f"example{next(examples)}")
     model = Model()
     try:

@@ -27,7 +27,9 @@ def good_turn(index: int) -> TurnWrite:
 async def assert_batch_absent(store: MemoryStore, count: int) -> None:
     for scope in VIEWERS:
         assert await store.count_episodes(scope, where=EVERYTHING) == 0
-        assert await store.search_episode_keywords(scope, "common", where=EVERYTHING, limit=50) == []
+        assert (
+            await store.search_episode_keywords(scope, "common", where=EVERYTHING, limit=50) == []
+        )
         assert (
             await store.search_episode_vectors(scope, text_vector("x"), where=EVERYTHING, limit=50)
             == []
@@ -98,4 +100,6 @@ async def test_an_invalid_fact_leaves_nothing_of_its_batch(store: MemoryStore) -
     everything = FactFilter(include_inactive=True)
     assert await store.list_facts(scope, where=everything) == []
     assert await store.search_fact_keywords(scope, "common", where=everything, limit=10) == []
-    assert await store.search_fact_vectors(scope, text_vector("x"), where=everything, limit=10) == []
+    assert (
+        await store.search_fact_vectors(scope, text_vector("x"), where=everything, limit=10) == []
+    )

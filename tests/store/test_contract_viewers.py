@@ -18,10 +18,15 @@ async def test_viewers_are_listed_with_counts_most_recent_first(store: MemorySto
             turn(episode(Scope("haru", "early"), "e1", recorded_at=at(1))),
             turn(episode(Scope("haru", "early"), "e2", recorded_at=at(2))),
             turn(episode(Scope("haru", "late"), "e3", recorded_at=at(5))),
-            TurnWrite(Scope("haru", "feels"), None, None, emotion(Scope("haru", "feels"), "m1", recorded_at=at(9))),
+            TurnWrite(
+                Scope("haru", "feels"),
+                None,
+                None,
+                emotion(Scope("haru", "feels"), "m1", recorded_at=at(9)),
+            ),
             turn(episode(Scope("haru"), "diary", recorded_at=at(20))),
         ],
-    )  # fmt: skip
+    )
     await store.write_turns("aoi", [turn(episode(Scope("aoi", "elsewhere"), "e4"))])
     await store.add_facts(Scope("haru", "early"), [fact_write(fact(Scope("haru", "early"), "f1"))])
     await store.supersede_fact(
@@ -39,8 +44,11 @@ async def test_viewer_listing_pages(store: MemoryStore) -> None:
     names = [f"viewer{index:02}" for index in range(7)]
     await store.write_turns(
         "haru",
-        [turn(episode(Scope("haru", name), f"e-{name}", recorded_at=at(i))) for i, name in enumerate(names)],
-    )  # fmt: skip
+        [
+            turn(episode(Scope("haru", name), f"e-{name}", recorded_at=at(i)))
+            for i, name in enumerate(names)
+        ],
+    )
 
     pages = [await store.list_viewers("haru", search=None, limit=3, offset=o) for o in (0, 3, 6)]
 
@@ -66,7 +74,8 @@ async def test_viewer_search_is_a_literal_substring(
 ) -> None:
     names = ["a%", "ab", "abc", "a_c", "100%", "back\\slash", "o'brien", "ゲーマー"]
     await store.write_turns(
-        "haru", [turn(episode(Scope("haru", name), f"e{index}")) for index, name in enumerate(names)]
+        "haru",
+        [turn(episode(Scope("haru", name), f"e{index}")) for index, name in enumerate(names)],
     )
 
     viewers = await store.list_viewers("haru", search=search, limit=20)

@@ -78,9 +78,10 @@ def test_implementation_matches_the_protocol_exactly(implementation: type) -> No
 @pytest.mark.parametrize("name", sorted(set(protocol_members()) - NOT_TOUCHING_MEMORY))
 def test_every_method_touching_memory_takes_a_scope_or_character(name: str) -> None:
     parameters = inspect.signature(protocol_members()[name]).parameters
-    scoped = {
-        (parameter.name, str(parameter.annotation)) for parameter in parameters.values()
-    } & {("scope", "Scope"), ("character_id", "str")}
+    scoped = {(parameter.name, str(parameter.annotation)) for parameter in parameters.values()} & {
+        ("scope", "Scope"),
+        ("character_id", "str"),
+    }
     assert scoped, f"MemoryStore.{name} can touch memory without a scope"
 
 

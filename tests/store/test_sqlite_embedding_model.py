@@ -23,7 +23,9 @@ VIEWER = Scope("haru", "minjun")
 class LetterEmbedder:
     """Deterministic: a text's vector counts its characters, hashed into ``dimensions`` slots."""
 
-    def __init__(self, name: str, dimensions: int, *, fail_after_batches: int | None = None) -> None:
+    def __init__(
+        self, name: str, dimensions: int, *, fail_after_batches: int | None = None
+    ) -> None:
         self._name = name
         self._dimensions = dimensions
         self._fail_after = fail_after_batches
@@ -54,7 +56,8 @@ class LetterEmbedder:
         return self._vector(text)
 
 
-TEXTS = {f"e{index}": f"{word} {index}" for index, word in enumerate(["aaaa", "bbbb", "cccc", "dddd", "eeee"])}  # fmt: skip
+WORDS = ["aaaa", "bbbb", "cccc", "dddd", "eeee"]
+TEXTS = {f"e{index}": f"{word} {index}" for index, word in enumerate(WORDS)}
 
 
 async def seed(path: Path, embedder: LetterEmbedder) -> None:
@@ -72,9 +75,12 @@ async def seed(path: Path, embedder: LetterEmbedder) -> None:
 
 
 @pytest.mark.parametrize(
-    "other", [EmbeddingInfo("other-model", EMBEDDING.dimensions), EmbeddingInfo(EMBEDDING.model_name, 16)]
+    "other",
+    [EmbeddingInfo("other-model", EMBEDDING.dimensions), EmbeddingInfo(EMBEDDING.model_name, 16)],
 )
-async def test_opening_with_another_model_is_a_conflict(tmp_path: Path, other: EmbeddingInfo) -> None:
+async def test_opening_with_another_model_is_a_conflict(
+    tmp_path: Path, other: EmbeddingInfo
+) -> None:
     path = tmp_path / "store.sqlite3"
     store = await open_sqlite_store(path, embedding=EMBEDDING)
     await store.close()
@@ -103,7 +109,8 @@ async def test_every_vector_row_records_its_model(tmp_path: Path) -> None:
 
     connection = open_connection(path)
     rows = connection.execute(
-        "SELECT DISTINCT m.name FROM episode_vectors_1 v JOIN embedding_models m ON m.id = v.model_id"
+        "SELECT DISTINCT m.name FROM episode_vectors_1 v "
+        "JOIN embedding_models m ON m.id = v.model_id"
     ).fetchall()
     connection.close()
     assert rows == [("letters-v1",)]
@@ -140,7 +147,9 @@ async def test_an_interrupted_reembed_keeps_the_old_model_and_resumes(tmp_path: 
     await seed(path, old)
 
     with pytest.raises(BackendUnavailable):
-        await reembed_store(path, LetterEmbedder("letters-v2", 16, fail_after_batches=1), batch_size=2)
+        await reembed_store(
+            path, LetterEmbedder("letters-v2", 16, fail_after_batches=1), batch_size=2
+        )
 
     store = await open_sqlite_store(path, embedding=EmbeddingInfo("letters-v1", 8))
     query = await old.embed_query(TEXTS["e3"])

@@ -43,7 +43,7 @@ def tables(path: Path) -> set[str]:
 def recorded(path: Path) -> list[tuple[int, str]]:
     connection = open_connection(path)
     rows = connection.execute("SELECT version, name FROM schema_migrations ORDER BY version")
-    result = [(int(version), str(name)) for version, name in rows.fetchall()]
+    result = [(int(str(version)), str(name)) for version, name in rows.fetchall()]
     connection.close()
     return result
 
@@ -73,7 +73,10 @@ def test_reapplying_changes_nothing(path: Path) -> None:
 
 def test_only_missing_migrations_run(path: Path) -> None:
     recorder = Recorder()
-    first = [Migration(1, "one", recorder.create("t_one")), Migration(2, "two", recorder.create("t_two"))]
+    first = [
+        Migration(1, "one", recorder.create("t_one")),
+        Migration(2, "two", recorder.create("t_two")),
+    ]
     third = Migration(3, "three", recorder.create("t_three"))
     connection = open_connection(path)
 
@@ -113,7 +116,9 @@ def test_a_failing_migration_rolls_back_entirely(path: Path) -> None:
         [Migration(1, "same", lambda c: None), Migration(2, "same", lambda c: None)],
     ],
 )
-def test_misordered_or_duplicate_migrations_are_refused(path: Path, migrations: list[Migration]) -> None:
+def test_misordered_or_duplicate_migrations_are_refused(
+    path: Path, migrations: list[Migration]
+) -> None:
     connection = open_connection(path)
     with pytest.raises(ConfigError):
         apply_migrations(connection, path, migrations)

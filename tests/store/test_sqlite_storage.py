@@ -8,7 +8,16 @@ from pathlib import Path
 import anyio
 import apsw
 import pytest
-from tests.store.builders import EMBEDDING, at, emotion, episode, fact, fact_write, text_vector, turn
+from tests.store.builders import (
+    EMBEDDING,
+    at,
+    emotion,
+    episode,
+    fact,
+    fact_write,
+    text_vector,
+    turn,
+)
 
 from omoide.domain import Scope
 from omoide.errors import BackendError, Conflict
@@ -64,7 +73,9 @@ async def store_with_secret(path: Path) -> SqliteMemoryStore:
     await store.write_turns(
         "haru",
         [turn(secret, text_vector(SECRET), feeling=emotion(VIEWER, "m1", episode_id="secret"))]
-        + [turn(episode(VIEWER, f"filler{index}", f"ordinary chat {index}")) for index in range(30)],
+        + [
+            turn(episode(VIEWER, f"filler{index}", f"ordinary chat {index}")) for index in range(30)
+        ],
     )
     await store.add_facts(OTHER, [fact_write(fact(OTHER, "kept", "likes ordinary games"))])
     return store
@@ -175,3 +186,19 @@ async def test_apsw_errors_surface_as_backend_errors(tmp_path: Path) -> None:
     with pytest.raises(BackendError) as caught:
         await open_sqlite_store(path, embedding=EMBEDDING)
     assert isinstance(caught.value.__cause__, apsw.Error)
+
+
+async def test_the_character_wide_scope_is_one_row_despite_null(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    store = await open_sqlite_store(path, embedding=EMBEDDING)
+    for index in range(3):
+        await store.write_turns("haru", [turn(episode(Scope("haru"), f"diary{index}"))])
+    await store.add_facts(Scope("haru"), [fact_write(fact(Scope("haru"), "f1"))])
+    await store.close()
+
+    connection = open_connection(path)
+    rows = connection.execute("SELECT character_id, user_id FROM scopes").fetchall()
+    with pytest.raises(apsw.ConstraintError):
+        connection.execute("INSERT INTO scopes (character_id, user_id) VALUES ('haru', NULL)")
+    connection.close()
+    assert rows == [("haru", None)]

@@ -135,8 +135,8 @@ _KO_PARTICLES = (
     "과",
     "에",
 )
-_KO_NEEDS_BATCHIM = {"을": True, "은": True, "이": True, "과": True, "이랑": True}
-_KO_NEEDS_VOWEL = {"를": True, "는": True, "가": True, "와": True, "랑": True}
+_KO_AFTER_CONSONANT = frozenset({"을", "은", "이", "과", "이랑"})
+_KO_AFTER_VOWEL = frozenset({"를", "는", "가", "와", "랑"})
 _KO_NOUNS_LOOKING_LIKE_PARTICLES = _word_set(
     "고양이 호랑이 원숭이 거북이 떡볶이 어린이 놀이 종이 아이 오이 나이 포도 온도 정도 지도 속도 "
     "태도 인도 수도 휴가 작가 화가 평가 사과 과 우리 가"
@@ -185,9 +185,9 @@ def _strip_korean_particle(token: str) -> str:
         if not token.endswith(particle) or not stem:
             continue
         batchim = _has_batchim(stem[-1])
-        if batchim is not None and particle in _KO_NEEDS_BATCHIM and not batchim:
+        if batchim is not None and particle in _KO_AFTER_CONSONANT and not batchim:
             continue
-        if batchim is not None and particle in _KO_NEEDS_VOWEL and batchim:
+        if batchim is not None and particle in _KO_AFTER_VOWEL and batchim:
             continue
         return stem
     return token

@@ -154,6 +154,8 @@ _EN_RULES = (
     _rule("likes", "en", rf"{_I}\s+{_EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
     _rule("likes", "en", rf"{_I_AM}\s+{_EN_ADV}(?:an?\s+(?:big\s+|huge\s+)?fan\s+of|into"
           r"|obsessed\s+with|crazy\s+about|hooked\s+on)\s+(?P<obj>.+)"),
+    _rule("likes", "en", rf"{_I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
+          r"(?P<obj>(?!(?:huge|big|massive)\b)[^,]+?)\s+fan\b(?!\s+of)"),
     _rule("likes", "en", r"\bmy\s+(?:all[- ]time\s+|absolute\s+)?favou?rite\s+(?:[\w-]+\s+){0,3}?"
           r"is\s+(?P<obj>.+)"),
     _rule("likes", "en", r"^(?P<obj>.+?)\s+is\s+my\s+(?:all[- ]time\s+)?favou?rite\b"),
@@ -161,6 +163,8 @@ _EN_RULES = (
           r"(?P<obj>.+)"),
     _rule("name", "en", r"\bmy\s+name(?:\s+is|'s)\s+(?P<obj>.+)"),
     _rule("name", "en", rf"{_I_AM}\s+called\s+(?P<obj>.+)"),
+    _rule("age", "en", rf"{_I_AM}\s+(?P<obj>\d{{1,3}})(?:\s+years?\s+old|\s*y/?o)\b"),
+    _rule("age", "en", r"\bmy\s+age\s+is\s+(?P<obj>\d{1,3})\b"),
     _rule("nickname", "en", r"\bcall\s+me\s+(?!back|later|tomorrow|tonight|when|if|crazy|maybe|"
           r"sometime|now|again|anytime|at\b|on\b|after|before|please|whenever|soon)(?P<obj>.+)"),
     _rule("nickname", "en", rf"{_I}\s+go\s+by\s+(?P<obj>.+)"),
@@ -206,6 +210,8 @@ _KO_RULES = (
     _rule("likes", "ko", r"^(?P<obj>.+?)\s*(?:이|가)?\s*(?:제일|가장|젤)\s*좋아(?!하는)"),
     _rule("likes", "ko", r"좋아하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("likes", "ko", r"최애(?:는|은)?\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
+    _rule("likes", "ko", r"^(?P<obj>.+?)에\s*(?:완전\s*|푹\s*|요즘\s*)?빠졌"),
+    _rule("age", "ko", r"(?:^|\s)(?P<obj>\d{1,3})\s*살(?:이에요|이야|입니다|이고|임|이|$)"),
     _rule("hobby", "ko", r"취미(?:는|가)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("name", "ko", rf"^(?:(?:{KO_SELF})\s*)?(?:제|내|저의|나의)?\s*이름은\s*(?P<obj>.+?)"
           + _KO_COPULA + "$"),
@@ -243,6 +249,8 @@ _JA_RULES = (
     _rule("likes", "ja", rf"^(?P<obj>.+?)に(?:{JA_ADVERBS})*(?:ハマ|はま)って"),
     _rule("likes", "ja", r"好きな[^はがも]+?(?:は|って)(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("likes", "ja", r"推しは(?P<obj>.+?)" + _JA_COPULA + "$"),
+    _rule("age", "ja", r"(?:^|は)(?P<obj>\d{1,3})\s*(?:歳|才)"
+          r"(?:です|だ|だよ|になりました|になった|$)"),
     _rule("hobby", "ja", r"趣味は(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("name", "ja", rf"^(?:(?:{JA_SELF})の)?名前は(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("name", "ja", rf"^(?:(?:{JA_SELF})は)?(?P<obj>[^はがも]+?)(?:と申します|って言います"
@@ -275,6 +283,8 @@ _ZH_RULES = (
     _rule("likes", "zh", rf"{ZH_PREFIX}(?:喜欢|最爱|热爱|超爱|爱|迷上了?)(?!的)(?:吃|喝|玩|看|听)?"
           r"(?P<obj>.+)"),
     _rule("likes", "zh", r"^(?:我)?最喜欢的\S+?是(?P<obj>.+)$"),
+    _rule("age", "zh", rf"{ZH_I_PREFIX}(?:今年)?(?P<obj>\d{{1,3}}|[一二三四五六七八九十]{{1,3}})"
+          r"(?:岁|周岁)"),
     _rule("hobby", "zh", r"我(?:的|平时的)?(?:兴趣)?爱好(?:是|就是)(?P<obj>.+)"),
     _rule("name", "zh", rf"{ZH_I_PREFIX}(?:叫|名叫)(?!我)(?P<obj>.+)"),
     _rule("name", "zh", r"我的名字(?:是|叫)(?P<obj>.+)"),

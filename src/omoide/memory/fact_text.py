@@ -2,11 +2,12 @@
 
 A fact is an English predicate followed by the viewer's own words, never translated:
 ``likes 롤 게임``, ``dislikes ピーマン``, ``name: 민준``, ``lives in 東京``,
-``has a pet 猫 named ミケ``, ``birthday: 3월 5일``, ``is allergic to 花生``,
-``wants to become 声優``, ``every day: 跑步``. Predicates are English so that a reader
-of the prompt (a person or a model) understands every fact alike; objects stay as said,
-because translating them needs knowledge that rules do not have ("롤" is League of
-Legends only to someone who knows). A strong statement reads ``really likes X``.
+``has a pet 猫 named ミケ``, ``hobby: 読書``, ``age: 23``, ``birthday: 3월 5일``,
+``is allergic to 花生``, ``wants to become 声優``, ``every day: 跑步``. Predicates are
+English so that a reader of the prompt (a person or a model) understands every fact
+alike; objects stay as said, because translating them needs knowledge that rules do not
+have ("롤" is League of Legends only to someone who knows). A strong statement reads
+``really likes X``.
 
 Reading a phrase back (:func:`read_statement`) lets extraction compare a new fact with
 the stored ones: the same relation and object confirms, the opposite relation (likes vs
@@ -62,6 +63,7 @@ _RELATION_LIST = (
     Relation("hobby", "hobby: {}", FactCategory.PREFERENCE, 0.55),
     Relation("name", "name: {}", _PERSONAL, 0.8, single_valued=True),
     Relation("nickname", "wants to be called {}", _PERSONAL, 0.7, single_valued=True),
+    Relation("age", "age: {}", _PERSONAL, 0.6, single_valued=True),
     Relation("job", "job: {}", _PERSONAL, 0.6, single_valued=True),
     Relation("workplace", "works at {}", _PERSONAL, 0.5, single_valued=True),
     Relation("home", "lives in {}", _PERSONAL, 0.6, single_valued=True),

@@ -87,7 +87,11 @@ _CJK_UNITS = (
     # a few from other languages: Spanish, Russian
     r"|sí|да+|нет|ок|ага|угу|х+а+(?:х+а+)*|а+х+(?:а+х+)*"
 )
-_CJK_ACKNOWLEDGEMENTS = _compile(f"(?:{_CJK_UNITS})+")
+_CJK_ACKNOWLEDGEMENTS = _compile(
+    "(?:(?>" + "|".join(sorted(_CJK_UNITS.split("|"), key=len, reverse=True)) + "))+"
+)
+"""Units are tried longest first and matched atomically, so matching stays linear even on
+a long run of laughter that ends in something else ("ㅋㅋㅋ…ㅋ가")."""
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+")
 _INTERNET_NUMERALS = re.compile(r"6{3,}|23{2,}|8{2,}|5{3,}")
 

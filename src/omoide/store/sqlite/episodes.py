@@ -70,6 +70,27 @@ def _check_turn(turn: TurnWrite, character_id: str) -> None:
         raise InvalidInput("a turn without an episode must not carry a vector")
 
 
+def _episode_values(episode: Episode, scope_id: int) -> tuple[object, ...]:
+    """The ``_INSERT_EPISODE`` parameters; validates what the domain type does not."""
+    check_identifier(episode.id, name="episode id")
+    return (
+        episode.id,
+        scope_id,
+        episode.user_message,
+        episode.bot_message,
+        to_micros(episode.recorded_at, name="recorded_at"),
+        episode.importance,
+        episode.emotion,
+        episode.emotion_intensity,
+        encode_strings(episode.topics, name="topics"),
+        episode.scoring.value,
+        optional_micros(episode.last_recalled_at),
+        episode.recall_count,
+        optional_micros(episode.archived_at),
+        encode_metadata(episode.metadata),
+    )
+
+
 def insert_episode(
     connection: apsw.Connection,
     space: VectorSpace,
@@ -77,15 +98,8 @@ def insert_episode(
     episode: Episode,
     vector: Vector | None,
 ) -> int:
-    check_identifier(episode.id, name="episode id")
-    recorded_at = to_micros(episode.recorded_at, name="recorded_at")
-    values = (
-        episode.id, scope_id, episode.user_message, episode.bot_message, recorded_at,
-        episode.importance, episode.emotion, episode.emotion_intensity,
-        encode_strings(episode.topics, name="topics"), episode.scoring.value,
-        optional_micros(episode.last_recalled_at), episode.recall_count,
-        optional_micros(episode.archived_at), encode_metadata(episode.metadata),
-    )  # fmt: skip
+    """Insert the record, its keyword row and (when given) its vector."""
+    values = _episode_values(episode, scope_id)
     try:
         internal_id = int(fetch_all(connection, _INSERT_EPISODE, values)[0][0])
     except apsw.ConstraintError as exc:
@@ -94,12 +108,16 @@ def insert_episode(
         connection, "episode_keywords", internal_id, scope_id, episode.searchable_text
     )
     if vector is not None:
-        data = vectors.vector_bytes(vector, space)
         vectors.insert_episode_vector(
-            connection, space, internal_id, scope_id, data,
-            importance=episode.importance, archived=episode.archived_at is not None,
-            recorded_at=recorded_at,
-        )  # fmt: skip
+            connection,
+            space,
+            internal_id,
+            scope_id,
+            vectors.vector_bytes(vector, space),
+            importance=episode.importance,
+            archived=episode.archived_at is not None,
+            recorded_at=to_micros(episode.recorded_at),
+        )
     return internal_id
 
 
@@ -114,10 +132,14 @@ def insert_emotion(connection: apsw.Connection, scope_id: int, emotion: EmotionR
                 f"which is not in scope {emotion.scope}"
             )
     values = (
-        emotion.id, scope_id, emotion.emotion, emotion.intensity,
+        emotion.id,
+        scope_id,
+        emotion.emotion,
+        emotion.intensity,
         to_micros(emotion.recorded_at, name="recorded_at"),
-        encode_strings(emotion.trigger_topics, name="trigger_topics"), episode_internal_id,
-    )  # fmt: skip
+        encode_strings(emotion.trigger_topics, name="trigger_topics"),
+        episode_internal_id,
+    )
     try:
         connection.execute(_INSERT_EMOTION, values)
     except apsw.ConstraintError as exc:
@@ -129,7 +151,7 @@ def episode_internal_id_of(
 ) -> int | None:
     row = fetch_one(
         connection,
-        "SELECT internal_id FROM episodes WHERE ? > 0 AND id = ?",
+        "SELECT internal_id FROM episodes WHERE scope_id = ? AND id = ?",
         (scope_id, episode_id),
     )
     return None if row is None else int(row[0])

@@ -1,9 +1,12 @@
 """Facts and their provenance links: SQL over one scope id, inside the caller's transaction.
 
 A fact may cite episodes of its own scope; a character-wide fact (the character's own
-memory, e.g. a diary) may also cite episodes of the character's viewers. Links are rows of
-``fact_sources`` with foreign keys on both sides: deleting a cited episode keeps the fact
-and drops only that link (``ON DELETE CASCADE`` on the link, not on the fact).
+memory, e.g. a diary) may also cite episodes of the character's viewers. Citing anything
+else is refused (``InvalidInput``). Links are rows of ``fact_sources`` with foreign keys on
+both sides: deleting a cited episode keeps the fact and drops only that link (``ON DELETE
+CASCADE`` on the link, not on the fact). For the same reason a write citing an episode that
+was deleted meanwhile (it has a tombstone in an allowed scope) stores the fact without
+that link rather than failing.
 """
 
 from __future__ import annotations
@@ -46,13 +49,20 @@ def _field_values(fact: Fact) -> tuple[object, ...]:
     if not isinstance(fact.text, str):
         raise InvalidInput(f"fact {fact.id!r} text must be a string")
     return (
-        fact.text, fact.category.value, fact.confidence, fact.salience,
+        fact.text,
+        fact.category.value,
+        fact.confidence,
+        fact.salience,
         to_micros(fact.recorded_at, name="recorded_at"),
-        to_micros(fact.valid_from, name="valid_from"), fact.trust.value, fact.confirmation_count,
+        to_micros(fact.valid_from, name="valid_from"),
+        fact.trust.value,
+        fact.confirmation_count,
         optional_micros(fact.valid_to, name="valid_to"),
-        optional_micros(fact.superseded_at, name="superseded_at"), fact.supersedes,
-        optional_micros(fact.last_recalled_at, name="last_recalled_at"), fact.recall_count,
-    )  # fmt: skip
+        optional_micros(fact.superseded_at, name="superseded_at"),
+        fact.supersedes,
+        optional_micros(fact.last_recalled_at, name="last_recalled_at"),
+        fact.recall_count,
+    )
 
 
 def check_fact_scope(fact: Fact, scope: Scope) -> None:
@@ -106,14 +116,20 @@ def _insert_vector(
     vector: Vector,
 ) -> None:
     vectors.insert_fact_vector(
-        connection, space, internal_id, scope_id, vectors.vector_bytes(vector, space),
-        category=fact.category.value, is_current=fact.is_current,
-    )  # fmt: skip
+        connection,
+        space,
+        internal_id,
+        scope_id,
+        vectors.vector_bytes(vector, space),
+        category=fact.category.value,
+        is_current=fact.is_current,
+    )
 
 
 def _link_sources(
     connection: apsw.Connection, scope: Scope, scope_id: int, internal_id: int, fact: Fact
 ) -> None:
+    """Link the cited episodes; a cited episode deleted meanwhile is skipped, like on delete."""
     allowed = (
         set(character_scopes(connection, scope.character_id))
         if scope.is_character_wide
@@ -124,16 +140,27 @@ def _link_sources(
         row = fetch_one(
             connection, "SELECT internal_id, scope_id FROM episodes WHERE id = ?", (episode_id,)
         )
-        if row is None or int(row[1]) not in allowed:
+        if row is not None and int(row[1]) in allowed:
+            links.append((internal_id, position, int(row[0])))
+        elif row is not None or not _was_deleted(connection, allowed, episode_id):
             raise InvalidInput(
                 f"fact {fact.id!r} cites episode {episode_id!r}, which is not in scope {scope}"
             )
-        links.append((internal_id, position, int(row[0])))
     connection.executemany(
         "INSERT INTO fact_sources (fact_internal_id, position, episode_internal_id) "
         "VALUES (?, ?, ?)",
         links,
     )
+
+
+def _was_deleted(connection: apsw.Connection, scope_ids: set[int], episode_id: str) -> bool:
+    row = fetch_one(
+        connection,
+        "SELECT 1 FROM tombstones WHERE memory_id = ? AND kind = ? "
+        "AND scope_id IN (SELECT value FROM json_each(?)) LIMIT 1",
+        (episode_id, MemoryKind.EPISODE.value, json.dumps(sorted(scope_ids))),
+    )
+    return row is not None
 
 
 def fact_internal_id_of(connection: apsw.Connection, scope_id: int, fact_id: str) -> int | None:

@@ -97,18 +97,3 @@ def fact_vector_conditions(where: FactFilter) -> Conditions:
     if not where.include_inactive:
         clauses.append(("is_current = 1", ()))
     return _join(clauses)
-
-
-def check_episode_filter(where: EpisodeFilter) -> EpisodeFilter:
-    """Refuse a malformed filter before any query runs."""
-    if not isinstance(where, EpisodeFilter):
-        raise InvalidInput("expected an EpisodeFilter")
-    episode_record_conditions(where)
-    return where
-
-
-def check_fact_filter(where: FactFilter) -> FactFilter:
-    if not isinstance(where, FactFilter):
-        raise InvalidInput("expected a FactFilter")
-    fact_record_conditions(where)
-    return where

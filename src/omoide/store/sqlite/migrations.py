@@ -31,104 +31,105 @@ class Migration:
     apply: Callable[[apsw.Connection], None]
 
 
+CORE_SCHEMA = """
+    CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+
+    CREATE TABLE scopes (
+        id INTEGER PRIMARY KEY,
+        character_id TEXT NOT NULL,
+        user_id TEXT,
+        UNIQUE (character_id, user_id)
+    ) STRICT;
+    -- UNIQUE treats NULLs as distinct: this index keeps one character-wide scope.
+    CREATE UNIQUE INDEX scopes_one_character_wide ON scopes (character_id)
+        WHERE user_id IS NULL;
+
+    CREATE TABLE embedding_models (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        dimensions INTEGER NOT NULL,
+        UNIQUE (name, dimensions)
+    ) STRICT;
+
+    CREATE TABLE episodes (
+        internal_id INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        scope_id INTEGER NOT NULL REFERENCES scopes (id),
+        user_message TEXT NOT NULL,
+        bot_message TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        importance REAL NOT NULL,
+        emotion TEXT NOT NULL,
+        emotion_intensity REAL NOT NULL,
+        topics TEXT NOT NULL,
+        scoring TEXT NOT NULL,
+        last_recalled_at INTEGER,
+        recall_count INTEGER NOT NULL,
+        archived_at INTEGER,
+        metadata TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX episodes_by_scope_time ON episodes (scope_id, recorded_at);
+    CREATE INDEX episodes_by_archive_time ON episodes (archived_at)
+        WHERE archived_at IS NOT NULL;
+
+    CREATE TABLE emotions (
+        internal_id INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        scope_id INTEGER NOT NULL REFERENCES scopes (id),
+        emotion TEXT NOT NULL,
+        intensity REAL NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        trigger_topics TEXT NOT NULL,
+        episode_internal_id INTEGER REFERENCES episodes (internal_id) ON DELETE SET NULL
+    ) STRICT;
+    CREATE INDEX emotions_by_scope_time ON emotions (scope_id, recorded_at);
+    CREATE INDEX emotions_by_episode ON emotions (episode_internal_id);
+
+    CREATE TABLE facts (
+        internal_id INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        scope_id INTEGER NOT NULL REFERENCES scopes (id),
+        text TEXT NOT NULL,
+        category TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        salience REAL NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        valid_from INTEGER NOT NULL,
+        trust TEXT NOT NULL,
+        confirmation_count INTEGER NOT NULL,
+        valid_to INTEGER,
+        superseded_at INTEGER,
+        supersedes TEXT,
+        last_recalled_at INTEGER,
+        recall_count INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX facts_by_scope_time ON facts (scope_id, recorded_at);
+
+    CREATE TABLE fact_sources (
+        fact_internal_id INTEGER NOT NULL
+            REFERENCES facts (internal_id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        episode_internal_id INTEGER NOT NULL
+            REFERENCES episodes (internal_id) ON DELETE CASCADE,
+        PRIMARY KEY (fact_internal_id, position)
+    ) STRICT, WITHOUT ROWID;
+    CREATE INDEX fact_sources_by_episode ON fact_sources (episode_internal_id);
+
+    CREATE TABLE tombstones (
+        internal_id INTEGER PRIMARY KEY,
+        memory_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        scope_id INTEGER NOT NULL REFERENCES scopes (id),
+        deleted_at INTEGER NOT NULL,
+        reason TEXT NOT NULL
+    ) STRICT;
+    CREATE INDEX tombstones_by_scope ON tombstones (scope_id, deleted_at);
+"""
+
+
 def create_core_tables(connection: apsw.Connection) -> None:
     """Scopes, records, provenance links, tombstones and store metadata."""
-    connection.execute(
-        """
-        CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-
-        CREATE TABLE scopes (
-            id INTEGER PRIMARY KEY,
-            character_id TEXT NOT NULL,
-            user_id TEXT,
-            UNIQUE (character_id, user_id)
-        ) STRICT;
-        -- UNIQUE treats NULLs as distinct: this index keeps one character-wide scope.
-        CREATE UNIQUE INDEX scopes_one_character_wide ON scopes (character_id)
-            WHERE user_id IS NULL;
-
-        CREATE TABLE embedding_models (
-            id INTEGER PRIMARY KEY,
-            name TEXT NOT NULL,
-            dimensions INTEGER NOT NULL,
-            UNIQUE (name, dimensions)
-        ) STRICT;
-
-        CREATE TABLE episodes (
-            internal_id INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            scope_id INTEGER NOT NULL REFERENCES scopes (id),
-            user_message TEXT NOT NULL,
-            bot_message TEXT NOT NULL,
-            recorded_at INTEGER NOT NULL,
-            importance REAL NOT NULL,
-            emotion TEXT NOT NULL,
-            emotion_intensity REAL NOT NULL,
-            topics TEXT NOT NULL,
-            scoring TEXT NOT NULL,
-            last_recalled_at INTEGER,
-            recall_count INTEGER NOT NULL,
-            archived_at INTEGER,
-            metadata TEXT NOT NULL
-        ) STRICT;
-        CREATE INDEX episodes_by_scope_time ON episodes (scope_id, recorded_at);
-        CREATE INDEX episodes_by_archive_time ON episodes (archived_at)
-            WHERE archived_at IS NOT NULL;
-
-        CREATE TABLE emotions (
-            internal_id INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            scope_id INTEGER NOT NULL REFERENCES scopes (id),
-            emotion TEXT NOT NULL,
-            intensity REAL NOT NULL,
-            recorded_at INTEGER NOT NULL,
-            trigger_topics TEXT NOT NULL,
-            episode_internal_id INTEGER REFERENCES episodes (internal_id) ON DELETE SET NULL
-        ) STRICT;
-        CREATE INDEX emotions_by_scope_time ON emotions (scope_id, recorded_at);
-        CREATE INDEX emotions_by_episode ON emotions (episode_internal_id);
-
-        CREATE TABLE facts (
-            internal_id INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            scope_id INTEGER NOT NULL REFERENCES scopes (id),
-            text TEXT NOT NULL,
-            category TEXT NOT NULL,
-            confidence REAL NOT NULL,
-            salience REAL NOT NULL,
-            recorded_at INTEGER NOT NULL,
-            valid_from INTEGER NOT NULL,
-            trust TEXT NOT NULL,
-            confirmation_count INTEGER NOT NULL,
-            valid_to INTEGER,
-            superseded_at INTEGER,
-            supersedes TEXT,
-            last_recalled_at INTEGER,
-            recall_count INTEGER NOT NULL
-        ) STRICT;
-        CREATE INDEX facts_by_scope_time ON facts (scope_id, recorded_at);
-
-        CREATE TABLE fact_sources (
-            fact_internal_id INTEGER NOT NULL
-                REFERENCES facts (internal_id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            episode_internal_id INTEGER NOT NULL
-                REFERENCES episodes (internal_id) ON DELETE CASCADE,
-            PRIMARY KEY (fact_internal_id, position)
-        ) STRICT, WITHOUT ROWID;
-        CREATE INDEX fact_sources_by_episode ON fact_sources (episode_internal_id);
-
-        CREATE TABLE tombstones (
-            internal_id INTEGER PRIMARY KEY,
-            memory_id TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            scope_id INTEGER NOT NULL REFERENCES scopes (id),
-            deleted_at INTEGER NOT NULL,
-            reason TEXT NOT NULL
-        ) STRICT;
-        CREATE INDEX tombstones_by_scope ON tombstones (scope_id, deleted_at);
-        """
-    )
+    connection.execute(CORE_SCHEMA)
 
 
 def create_keyword_tables(connection: apsw.Connection) -> None:

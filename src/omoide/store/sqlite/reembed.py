@@ -187,9 +187,15 @@ def _store_episode_vectors(
     data = dict(zip(ids, rows, strict=True))
     for internal_id, scope_id, importance, archived, recorded_at in found:
         vectors.insert_episode_vector(
-            connection, space, internal_id, scope_id, data[internal_id],
-            importance=importance, archived=bool(archived), recorded_at=recorded_at,
-        )  # fmt: skip
+            connection,
+            space,
+            internal_id,
+            scope_id,
+            data[internal_id],
+            importance=importance,
+            archived=bool(archived),
+            recorded_at=recorded_at,
+        )
     return len(found)
 
 
@@ -206,9 +212,14 @@ def _store_fact_vectors(
     data = dict(zip(ids, rows, strict=True))
     for internal_id, scope_id, category, is_current in found:
         vectors.insert_fact_vector(
-            connection, space, internal_id, scope_id, data[internal_id],
-            category=category, is_current=bool(is_current),
-        )  # fmt: skip
+            connection,
+            space,
+            internal_id,
+            scope_id,
+            data[internal_id],
+            category=category,
+            is_current=bool(is_current),
+        )
     return len(found)
 
 

@@ -37,39 +37,24 @@ from omoide.store.base import (
     TurnWrite,
 )
 from omoide.store.sqlite import episodes, facts, viewers
+from omoide.store.sqlite.arguments import (
+    check_count,
+    check_episode_filter,
+    check_fact_filter,
+    check_neighbour_limit,
+    check_reason,
+    check_scope,
+    check_text,
+)
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS, Database, open_database
-from omoide.store.sqlite.filters import check_episode_filter, check_fact_filter
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
-from omoide.store.sqlite.tombstones import check_reason, list_tombstones, tombstone_for
-from omoide.store.sqlite.vectors import (
-    VectorSpace,
-    bind_embedding,
-    check_neighbour_limit,
-    vector_bytes,
-)
+from omoide.store.sqlite.tombstones import list_tombstones, tombstone_for
+from omoide.store.sqlite.vectors import VectorSpace, bind_embedding, vector_bytes
 
 Result = TypeVar("Result")
 ScopedWork = Callable[[apsw.Connection, int], Result]
-
-
-def _check_scope(scope: Scope) -> Scope:
-    if not isinstance(scope, Scope):
-        raise InvalidInput(f"expected a Scope (got {type(scope).__name__})")
-    return scope
-
-
-def _check_count(value: int, *, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{name} must be a non-negative integer (got {value!r})")
-    return value
-
-
-def _check_text(value: str, *, name: str) -> str:
-    if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be a string")
-    return value
 
 
 def _nothing_found(message: str) -> Callable[[], NoReturn]:
@@ -108,7 +93,7 @@ class SqliteMemoryStore:
     async def _read_scope(
         self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
     ) -> Result:
-        _check_scope(scope)
+        check_scope(scope)
 
         def run(connection: apsw.Connection) -> Result:
             scope_id = self._committed_scope_id(connection, scope)
@@ -119,7 +104,7 @@ class SqliteMemoryStore:
     async def _write_scope(
         self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
     ) -> Result:
-        _check_scope(scope)
+        check_scope(scope)
 
         def run(connection: apsw.Connection) -> Result:
             scope_id = find_scope_id(connection, scope)
@@ -128,7 +113,7 @@ class SqliteMemoryStore:
         return await self._database.write(run)
 
     async def _write_new(self, scope: Scope, work: ScopedWork[Result]) -> Result:
-        _check_scope(scope)
+        check_scope(scope)
         return await self._database.write(lambda c: work(c, ensure_scope_id(c, scope)))
 
     # --- episodes and emotions -------------------------------------------------------
@@ -152,8 +137,8 @@ class SqliteMemoryStore:
     ) -> list[Episode]:
         """Newest first."""
         check_episode_filter(where)
-        _check_count(limit, name="limit")
-        _check_count(offset, name="offset")
+        check_count(limit, name="limit")
+        check_count(offset, name="offset")
         return await self._read_scope(
             scope,
             lambda c, scope_id: episodes.list_episodes(c, scope_id, where, limit, offset),
@@ -185,8 +170,8 @@ class SqliteMemoryStore:
         self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
     ) -> list[Hit[Episode]]:
         check_episode_filter(where)
-        _check_text(text, name="text")
-        _check_count(limit, name="limit")
+        check_text(text, name="text")
+        check_count(limit, name="limit")
         return await self._read_scope(
             scope,
             lambda c, scope_id: episodes.search_keywords(c, scope_id, text, where, limit),
@@ -197,8 +182,8 @@ class SqliteMemoryStore:
         self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
     ) -> None:
         """Reinforce recalled memories in one write: recall count up, last recall = at."""
-        episode_list = [_check_text(value, name="episode id") for value in episode_ids]
-        fact_list = [_check_text(value, name="fact id") for value in fact_ids]
+        episode_list = [check_text(value, name="episode id") for value in episode_ids]
+        fact_list = [check_text(value, name="fact id") for value in fact_ids]
         moment = to_micros(at, name="at")
         if not episode_list and not fact_list:
             return
@@ -212,7 +197,7 @@ class SqliteMemoryStore:
     async def archive_episodes(
         self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
     ) -> int:
-        ids = [_check_text(value, name="episode id") for value in episode_ids]
+        ids = [check_text(value, name="episode id") for value in episode_ids]
         to_micros(at, name="at")
         return await self._write_scope(
             scope,
@@ -284,8 +269,8 @@ class SqliteMemoryStore:
         self, scope: Scope, text: str, *, where: FactFilter, limit: int
     ) -> list[Hit[Fact]]:
         check_fact_filter(where)
-        _check_text(text, name="text")
-        _check_count(limit, name="limit")
+        check_text(text, name="text")
+        check_count(limit, name="limit")
         return await self._read_scope(
             scope,
             lambda c, scope_id: facts.search_keywords(c, scope_id, text, where, limit),
@@ -340,7 +325,7 @@ class SqliteMemoryStore:
         )
 
     async def export_scope(self, scope: Scope) -> ScopeExport:
-        _check_scope(scope)
+        check_scope(scope)
         return await self._database.read(
             lambda c: viewers.export_scope(c, scope, self._committed_scope_id(c, scope))
         )
@@ -352,8 +337,8 @@ class SqliteMemoryStore:
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
         check_identifier(character_id, name="character_id")
-        _check_count(limit, name="limit")
-        _check_count(offset, name="offset")
+        check_count(limit, name="limit")
+        check_count(offset, name="offset")
         return await self._database.read(
             lambda c: viewers.list_viewers(c, character_id, search, limit, offset)
         )
@@ -375,8 +360,8 @@ class SqliteMemoryStore:
         """Unarchived episodes of every scope of one character, in id order, one page."""
         check_identifier(character_id, name="character_id")
         if after_id is not None:
-            _check_text(after_id, name="after_id")
-        _check_count(limit, name="limit")
+            check_text(after_id, name="after_id")
+        check_count(limit, name="limit")
         return await self._database.read(
             lambda c: viewers.list_episodes_for_decay(c, character_id, after_id, limit)
         )

@@ -8,19 +8,8 @@ from datetime import datetime
 import apsw
 
 from omoide.domain import MemoryKind, Scope, Tombstone, as_utc
-from omoide.errors import InvalidInput
 from omoide.store.sqlite.codec import TOMBSTONE_COLUMNS, to_micros, tombstone_from_row
 from omoide.store.sqlite.connection import fetch_all
-
-MAX_REASON_LENGTH = 1000
-
-
-def check_reason(reason: str) -> str:
-    if not isinstance(reason, str) or not reason.strip():
-        raise InvalidInput("a deletion reason must be a non-empty string")
-    if len(reason) > MAX_REASON_LENGTH:
-        raise InvalidInput(f"a deletion reason must be at most {MAX_REASON_LENGTH} characters")
-    return reason
 
 
 def write_tombstones(

@@ -27,7 +27,6 @@ from omoide.store.sqlite.connection import fetch_one
 
 CHUNK_SIZE = 8
 MAX_DIMENSIONS = 8192
-MAX_NEIGHBOURS = 4096  # vec0 refuses larger k
 REEMBED_COMMAND = "omoide reembed"
 
 
@@ -187,13 +186,6 @@ def vector_bytes(vector: Vector, space: VectorSpace) -> bytes:
     if not np.any(array):
         raise InvalidInput("a vector must not be all zeros (it has no direction)")
     return array.tobytes()
-
-
-def check_neighbour_limit(limit: int) -> None:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise InvalidInput(f"limit must be a non-negative integer (got {limit!r})")
-    if limit > MAX_NEIGHBOURS:
-        raise InvalidInput(f"a vector search returns at most {MAX_NEIGHBOURS} hits (got {limit})")
 
 
 def insert_episode_vector(

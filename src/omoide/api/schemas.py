@@ -1,0 +1,197 @@
+"""Request bodies: strict (no silent type coercion, no unknown fields), documented.
+
+Times must be timezone-aware ISO 8601 (``2026-05-01T12:00:00+09:00`` or ``...Z``); a naive
+time is refused, never guessed. Limits mirror the library's, so the API refuses what the
+library would refuse, with a message that names the field.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Self
+
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    model_validator,
+)
+
+from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
+from omoide.domain import MAX_ID_LENGTH, FactCategory, MetadataValue, Scope
+from omoide.memory.facts import MAX_FACT_CHARS
+from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
+
+MAX_BATCH_TURNS = 1000
+MAX_SEARCH_RESULTS = 100
+MAX_TOKEN_BUDGET = 8192
+MAX_EMOTION_CHARS = 64
+MAX_TOPIC_CHARS = 100
+MAX_METADATA_KEYS = 64
+
+
+def _flat_metadata(value: dict[str, Any]) -> dict[str, MetadataValue]:
+    """A flat JSON object: string keys, values string, number, bool or null."""
+    if len(value) > MAX_METADATA_KEYS:
+        raise ValueError(f"metadata has more than {MAX_METADATA_KEYS} keys")
+    for key, item in value.items():
+        if not key:
+            raise ValueError("metadata keys must be non-empty strings")
+        if item is not None and not isinstance(item, str | int | float | bool):
+            kind = "an object" if isinstance(item, dict) else "a list"
+            raise ValueError(
+                f"metadata value for {key!r} is {kind}; metadata must be a flat object whose "
+                "values are strings, numbers, booleans or null"
+            )
+        if isinstance(item, float) and not math.isfinite(item):
+            raise ValueError(f"metadata value for {key!r} must be a finite number")
+    return value
+
+
+FlatMetadata = Annotated[
+    dict[str, Any],
+    AfterValidator(_flat_metadata),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+            "maxProperties": MAX_METADATA_KEYS,
+            "description": "A flat JSON object, returned unchanged with every search hit",
+            "examples": [{"source": "twitch", "message_id": "m-1842", "subscriber": True}],
+        }
+    ),
+]
+Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+
+class StrictBody(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class ChatBody(StrictBody):
+    """One viewer message to a character; the reply streams back as server-sent events."""
+
+    character_id: Identifier = Field(examples=["haru"])
+    user_id: Identifier = Field(description="Stable viewer id", examples=["twitch:minjun"])
+    user_name: Identifier = Field(description="How the character addresses the viewer")
+    session_id: Identifier = Field(description="Short-term history is kept per session")
+    message: str = Field(min_length=1, max_length=MAX_CHAT_MESSAGE_CHARS)
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "character_id": "haru",
+                    "user_id": "twitch:minjun",
+                    "user_name": "민준",
+                    "session_id": "stream-2026-05-01",
+                    "message": "나 롤 게임 엄청 좋아해요!",
+                }
+            ]
+        }
+    )
+
+
+class TurnBody(StrictBody):
+    """One exchange to remember now (imports, or a chat pipeline of your own)."""
+
+    user_message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    bot_message: str = Field(default="", max_length=MAX_MESSAGE_CHARS)
+    timestamp: AwareDatetime | None = Field(
+        default=None, description="When it was said (default: now)"
+    )
+    emotion: str = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
+    emotion_intensity: float = Field(default=0.5, ge=0.0, le=1.0)
+    topics: list[Annotated[str, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_TOPICS
+    )
+    metadata: FlatMetadata = Field(default_factory=dict)
+    force_store: bool = Field(default=False, description="Store even if it seems unimportant")
+    importance: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="Your own importance score (skips scoring)"
+    )
+    user_name: Identifier | None = Field(default=None, description="Helps fact extraction")
+
+    def to_turn(self, scope: Scope) -> TurnInput:
+        """The library's turn; raises InvalidInput for what only the library checks."""
+        return TurnInput(
+            scope=scope,
+            user_message=self.user_message,
+            bot_message=self.bot_message,
+            state=TurnState(self.emotion, self.emotion_intensity, tuple(self.topics)),
+            timestamp=self.timestamp,
+            metadata=dict(self.metadata),
+            force_store=self.force_store,
+            importance=self.importance,
+            user_name=self.user_name,
+        )
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "user_message": "I finally beat the Elden Ring DLC last night!",
+                    "bot_message": "No way, congratulations!",
+                    "timestamp": "2026-05-01T21:30:00+09:00",
+                    "emotion": "excited",
+                    "emotion_intensity": 0.8,
+                    "metadata": {"source": "twitch", "message_id": "m-1842"},
+                }
+            ]
+        }
+    )
+
+
+class TurnBatchBody(StrictBody):
+    """Exchanges stored in one transaction: all of them, or (on any error) none."""
+
+    turns: list[TurnBody] = Field(min_length=1, max_length=MAX_BATCH_TURNS)
+
+
+class SearchBody(StrictBody):
+    query: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    k: int = Field(default=10, ge=1, le=MAX_SEARCH_RESULTS, description="Limits both lists")
+    now: AwareDatetime | None = Field(default=None, description="Rank as if it were this time")
+
+
+class ContextBody(StrictBody):
+    query: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    now: AwareDatetime | None = None
+    token_budget: int | None = Field(default=None, ge=0, le=MAX_TOKEN_BUDGET)
+
+
+class FactBody(StrictBody):
+    """A fact a person states about the viewer; stored as confirmed."""
+
+    text: str = Field(min_length=1, max_length=MAX_FACT_CHARS, examples=["likes League of Legends"])
+    category: FactCategory
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    salience: float = Field(default=0.6, ge=0.0, le=1.0)
+
+
+class FactPatch(StrictBody):
+    """A correction: a new text supersedes the old version, which is kept, closed."""
+
+    text: str | None = Field(default=None, min_length=1, max_length=MAX_FACT_CHARS)
+    category: FactCategory | None = None
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    salience: float | None = Field(default=None, ge=0.0, le=1.0)
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> Self:
+        if all(value is None for value in (self.text, self.category, self.confidence)) and (
+            self.salience is None
+        ):
+            raise ValueError("give at least one of text, category, confidence, salience")
+        return self
+
+
+class DecayBody(StrictBody):
+    character_id: Identifier
+    now: AwareDatetime | None = None
+    purge_archived_before: AwareDatetime | None = Field(
+        default=None, description="Also destroy memories archived before this time"
+    )

@@ -1,0 +1,59 @@
+"""Checks on the arguments of the store's methods, run before any query touches the file."""
+
+from __future__ import annotations
+
+from omoide.domain import Scope
+from omoide.errors import InvalidInput
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.store.sqlite.filters import episode_record_conditions, fact_record_conditions
+
+MAX_NEIGHBOURS = 4096  # vec0 refuses a larger k
+MAX_REASON_LENGTH = 1000
+
+
+def check_scope(scope: Scope) -> Scope:
+    if not isinstance(scope, Scope):
+        raise InvalidInput(f"expected a Scope (got {type(scope).__name__})")
+    return scope
+
+
+def check_count(value: int, *, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput(f"{name} must be a non-negative integer (got {value!r})")
+    return value
+
+
+def check_text(value: str, *, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string")
+    return value
+
+
+def check_neighbour_limit(limit: int) -> int:
+    check_count(limit, name="limit")
+    if limit > MAX_NEIGHBOURS:
+        raise InvalidInput(f"a vector search returns at most {MAX_NEIGHBOURS} hits (got {limit})")
+    return limit
+
+
+def check_reason(reason: str) -> str:
+    """A deletion reason: free text kept in the tombstone, so never the deleted content."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidInput("a deletion reason must be a non-empty string")
+    if len(reason) > MAX_REASON_LENGTH:
+        raise InvalidInput(f"a deletion reason must be at most {MAX_REASON_LENGTH} characters")
+    return reason
+
+
+def check_episode_filter(where: EpisodeFilter) -> EpisodeFilter:
+    if not isinstance(where, EpisodeFilter):
+        raise InvalidInput("expected an EpisodeFilter")
+    episode_record_conditions(where)
+    return where
+
+
+def check_fact_filter(where: FactFilter) -> FactFilter:
+    if not isinstance(where, FactFilter):
+        raise InvalidInput("expected a FactFilter")
+    fact_record_conditions(where)
+    return where
