@@ -165,7 +165,9 @@ async def test_fact_keywords_respect_category_and_currency(store: MemoryStore) -
     )
     only_habits = FactFilter(categories=frozenset({FactCategory.HABIT}))
 
-    everything = await store.search_fact_keywords(VIEWER, "Deadlock", where=FactFilter(), limit=5)
+    everything = await store.search_fact_keywords(
+        VIEWER, "Deadlockのビルド教えて", where=FactFilter(), limit=5
+    )
     habits = await store.search_fact_keywords(VIEWER, "Deadlock", where=only_habits, limit=5)
 
     assert {hit.item.id for hit in everything} == {"likes", "habit"}

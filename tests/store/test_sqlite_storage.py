@@ -22,9 +22,10 @@ from tests.store.builders import (
 from omoide.domain import Scope
 from omoide.errors import BackendError, Conflict
 from omoide.store.base import EpisodeFilter
-from omoide.store.keywords import analyze_query
+from omoide.store.keywords import analyze_document, analyze_query
 from omoide.store.sqlite import SqliteMemoryStore, open_sqlite_store
 from omoide.store.sqlite.connection import open_connection
+from omoide.store.sqlite.keyword_index import term_digest
 
 pytestmark = pytest.mark.anyio
 
@@ -202,3 +203,21 @@ async def test_the_character_wide_scope_is_one_row_despite_null(tmp_path: Path) 
         connection.execute("INSERT INTO scopes (character_id, user_id) VALUES ('haru', NULL)")
     connection.close()
     assert rows == [("haru", None)]
+
+
+async def test_each_analyzed_token_is_one_fts_term(tmp_path: Path) -> None:
+    """FTS5 keeps every token (as its scoped digest) whole: CJK bigrams are not split."""
+    path = tmp_path / "store.sqlite3"
+    store = await open_sqlite_store(path, embedding=EMBEDDING)
+    text = "我喜欢吃火锅 Deadlockのビルド 나 롤 게임"
+    await store.write_turns("haru", [turn(episode(VIEWER, "e1", text))])
+    await store.close()
+
+    connection = open_connection(path)
+    connection.execute(
+        "CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, episode_keywords, row)"
+    )
+    stored = {str(row[0]) for row in connection.execute("SELECT term FROM temp.terms").fetchall()}
+    scope_id = connection.execute("SELECT id FROM scopes").fetchall()[0][0]
+    connection.close()
+    assert stored == {term_digest(int(str(scope_id)), token) for token in analyze_document(text)}

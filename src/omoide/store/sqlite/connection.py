@@ -168,10 +168,12 @@ def _roll_back(connection: apsw.Connection) -> None:
 
 async def open_database(path: Path, *, readers: int = DEFAULT_READERS) -> Database:
     """Create the file's directory if needed and open its connections."""
-    return await anyio.to_thread.run_sync(_open_database, path, readers)
+    connections = await anyio.to_thread.run_sync(_open_connections, path, readers)
+    return Database(path, connections[0], connections[1:])  # limiters made in the event loop
 
 
-def _open_database(path: Path, readers: int) -> Database:
+def _open_connections(path: Path, readers: int) -> list[apsw.Connection]:
+    """The writer, then ``readers`` query-only connections."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -184,4 +186,4 @@ def _open_database(path: Path, readers: int) -> Database:
         for connection in connections:
             connection.close()
         raise
-    return Database(path, connections[0], connections[1:])
+    return connections

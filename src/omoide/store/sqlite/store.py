@@ -119,6 +119,7 @@ class SqliteMemoryStore:
     # --- episodes and emotions -------------------------------------------------------
     async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
         """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        check_identifier(character_id, name="character_id")
         batch = list(turns)
         if batch:
             await self._database.write(
@@ -231,6 +232,7 @@ class SqliteMemoryStore:
 
     # --- facts -----------------------------------------------------------------------
     async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None:
+        check_scope(scope)
         batch = list(writes)
         if batch:
             await self._write_new(
