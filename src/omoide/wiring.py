@@ -214,7 +214,7 @@ async def build(
     store = await build_store(settings, base_embedder)
     cache = ThresholdCache(settings.data_dir / "calibration.json")
     duplicate = await cached_duplicate_threshold(base_embedder, cache)
-    floor = await cached_relevance_floor(base_embedder, settings.data_dir / "relevance.json")
+    floors = await cached_relevance_floor(base_embedder, settings.data_dir / "relevance.json")
     facts = FactKeeper(
         store=store,
         embedder=query_embedder,
@@ -242,7 +242,7 @@ async def build(
         counter=SentencePieceTokenCounter(),
         config=config,
         clock=clock,
-        fact_similarity_floor=floor.floor,
+        floors=floors,
     )
     memory = MemoryManager(
         store=store,

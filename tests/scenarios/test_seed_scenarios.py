@@ -109,6 +109,7 @@ async def test_japanese_deadlock_preference_is_recalled_by_topic(app: Omoide) ->
     assert "Deadlock" in recollection.rendered.text
     fact_texts = [ranked.item.text for ranked in recollection.context.facts]
     assert any("Deadlock" in text for text in fact_texts)
+    assert "疲れ" not in recollection.rendered.text, "an unrelated memory reached the prompt"
 
 
 @pytest.mark.anyio
@@ -122,3 +123,4 @@ async def test_english_preference_is_recalled(app: Omoide) -> None:
         scope, "what do you do for fun these days?", now=later
     )
     assert "League of Legends" in recollection.rendered.text
+    assert "sleep" not in recollection.rendered.text, "an unrelated memory reached the prompt"

@@ -25,6 +25,7 @@ from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.intent import cued_categories
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
+from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
 
@@ -63,14 +64,14 @@ class Recaller:
         counter: TokenCounter,
         config: MemoryConfig,
         clock: Clock,
-        fact_similarity_floor: float,
+        floors: RelevanceFloor,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self._counter = counter
         self._config = config
         self._clock = clock
-        self._fact_floor = fact_similarity_floor
+        self._floors = floors
 
     async def recall(
         self,
@@ -154,15 +155,17 @@ class Recaller:
     def _only_related(self, found: _Found, query: str) -> _Found:
         """Drop memories unrelated to the query: no shared words, meaning below the floor,
         and (for facts) not among the best facts of a type the query asks about."""
-        floor = self._fact_floor
+        floors = self._floors
         fact_ids = {hit.item.id for hit in found.fact_keyword}
-        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score >= floor)
+        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score >= floors.facts)
         for category in cued_categories(query):
             in_category = [hit for hit in found.fact_vector if hit.item.category is category]
             per_category = self._config.recall.facts_per_cued_category
             fact_ids.update(hit.item.id for hit in in_category[:per_category])
         episode_ids = {hit.item.id for hit in found.episode_keyword}
-        episode_ids.update(hit.item.id for hit in found.episode_vector if hit.score >= floor)
+        episode_ids.update(
+            hit.item.id for hit in found.episode_vector if hit.score >= floors.episodes
+        )
         return _Found(
             episode_vector=[hit for hit in found.episode_vector if hit.item.id in episode_ids],
             episode_keyword=found.episode_keyword,

@@ -5,7 +5,7 @@ Deadlock brings "likes Deadlock", not "comes when tired"). Cosine similarities s
 model-specific ranges (USE puts unrelated text near 0.1, e5 near 0.8), so the floor is
 calibrated: statements of the built-in calibration set are embedded, every statement is
 compared as a query with the facts of *other* pairs (unrelated by construction), and the
-floor is a high quantile of those unrelated similarities. The result depends only on
+floors are quantiles of those unrelated similarities. The result depends only on
 the model and the set, so it is cached in a JSON file next to the store.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import anyio
@@ -25,13 +25,23 @@ from omoide.embed.calibration_pairs import DIFFERENT_FACT_PAIRS, PARAPHRASE_PAIR
 
 logger = logging.getLogger(__name__)
 
-UNRELATED_QUANTILE = 0.5
+FACT_QUANTILE = 0.5
+EPISODE_QUANTILE = 0.9
 
 
 @dataclass(frozen=True, slots=True)
 class RelevanceFloor:
+    """Similarity floors of one model.
+
+    ``facts``: the median similarity of unrelated statements. Facts are few and short, and
+    typed cues add more, so a permissive floor suits them. ``episodes``: the 90th
+    percentile. A viewer has many episodes and the prompt has room for few, so only
+    clearly related ones enter on meaning alone (shared words still admit any).
+    """
+
     model_name: str
-    floor: float
+    facts: float
+    episodes: float
     unrelated_mean: float
     unrelated_count: int
 
@@ -42,9 +52,11 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
     facts = await embedder.embed_documents([second for _, second in pairs])
     similarities = queries @ facts.T
     unrelated = similarities[~np.eye(len(pairs), dtype=bool)].astype(np.float64)
+    facts, episodes = np.quantile(unrelated, [FACT_QUANTILE, EPISODE_QUANTILE])
     return RelevanceFloor(
         model_name=embedder.model_name,
-        floor=float(np.quantile(unrelated, UNRELATED_QUANTILE)),
+        facts=float(facts),
+        episodes=float(episodes),
         unrelated_mean=float(unrelated.mean()),
         unrelated_count=int(unrelated.size),
     )
@@ -52,7 +64,7 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
 
 async def cached_relevance_floor(embedder: Embedder, path: Path) -> RelevanceFloor:
     """The floor for ``embedder``, computed once per model and calibration set."""
-    key = f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{UNRELATED_QUANTILE}"
+    key = f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{FACT_QUANTILE}|q{EPISODE_QUANTILE}"
     entries = await anyio.to_thread.run_sync(_read, path)
     cached = entries.get(key)
     if isinstance(cached, dict):
@@ -61,12 +73,7 @@ async def cached_relevance_floor(embedder: Embedder, path: Path) -> RelevanceFlo
         except TypeError:
             logger.warning("ignoring a malformed relevance floor entry in %s", path)
     result = await calibrate_relevance_floor(embedder)
-    entries[key] = {
-        "model_name": result.model_name,
-        "floor": result.floor,
-        "unrelated_mean": result.unrelated_mean,
-        "unrelated_count": result.unrelated_count,
-    }
+    entries[key] = asdict(result)
     await anyio.to_thread.run_sync(_write, path, entries)
     return result
 

@@ -74,14 +74,38 @@ def analyze_document(text: str) -> list[str]:
 
 
 def analyze_query(text: str) -> list[str]:
-    """The distinct tokens to search for ``text``, in first-seen order."""
+    """The distinct tokens to search for ``text``, in first-seen order.
+
+    English function words ("what", "do", "you", ...) are dropped from queries when the
+    query has any other token: in a viewer's small history they match nearly every
+    message, and min-max normalisation over the candidates would then promote noise. A
+    query made only of function words keeps them.
+    """
     tokens: list[str] = []
     for run, unspaced in _runs(normalize(text)):
         if unspaced and len(run) > 1:
             tokens.extend(_bigrams(run))
         else:
             tokens.append(run)
-    return list(dict.fromkeys(tokens))
+    distinct = list(dict.fromkeys(tokens))
+    content = [token for token in distinct if token not in QUERY_STOP_WORDS]
+    return content or distinct
+
+
+QUERY_STOP_WORDS = frozenset(
+    """
+    a about above after again all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into
+    is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the
+    their theirs them themselves then there these they this those through to too under
+    until up very was we were what when where which while who whom why will with would
+    you your yours yourself yourselves im ive id youre dont doesnt didnt isnt wasnt
+    cant wont thats whats hey hi hello please tell let lets know think really also
+    don doesn didn isn wasn aren weren haven hasn won t s m re ve ll d
+    """.split()  # noqa: SIM905 (a word block reads better than 150 quoted strings)
+)
 
 
 def _bigrams(run: str) -> list[str]:
