@@ -106,9 +106,10 @@ class Recaller:
         if for_prompt:
             found = self._only_related(found, query)
         recall = self._config.recall
-        facts = [hit for hit in found.fact_vector if hit.item.recorded_at <= now]
+        facts_by_vector = [hit for hit in found.fact_vector if hit.item.recorded_at <= now]
+        facts_by_words = [hit for hit in found.fact_keyword if hit.item.recorded_at <= now]
         context = MemoryContext(
-            facts=tuple(self._rank(facts, found.fact_keyword, now, recall.facts_in_context)),
+            facts=tuple(self._rank(facts_by_vector, facts_by_words, now, recall.facts_in_context)),
             episodes=tuple(
                 self._rank(
                     found.episode_vector, found.episode_keyword, now, recall.episodes_in_context
