@@ -1,5 +1,10 @@
-"""omoide (思い出): long-term memory for AI VTubers and AI companions."""
+"""omoide (思い出): long-term memory for AI VTubers and AI companions.
 
+Start with :func:`build` (from :class:`Settings`) and use ``app.memory``, a
+:class:`MemoryManager`: ``store_interaction`` and ``retrieve_context`` take a :class:`Scope`.
+"""
+
+from omoide.config import Settings
 from omoide.domain import (
     EmotionRecord,
     Episode,
@@ -21,6 +26,9 @@ from omoide.errors import (
     OmoideError,
     ParseFailure,
 )
+from omoide.memory.manager import MemoryManager
+from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.wiring import Omoide, build
 
 __all__ = [
     "AccessDenied",
@@ -33,11 +41,18 @@ __all__ = [
     "Fact",
     "FactCategory",
     "InvalidInput",
+    "MemoryManager",
     "NotFound",
+    "Omoide",
     "OmoideError",
     "ParseFailure",
     "Scope",
     "ScoringMethod",
+    "Settings",
+    "StoredTurn",
     "Tombstone",
     "TrustState",
+    "TurnInput",
+    "TurnState",
+    "build",
 ]

@@ -267,7 +267,9 @@ def reembed(
 
 
 def main() -> None:
-    from omoide.cli_service import register
-
-    register(app)
     app()
+
+
+from omoide.cli_service import register  # noqa: E402 (the service commands need the above)
+
+register(app)

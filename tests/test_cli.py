@@ -1,0 +1,89 @@
+"""The CLI through typer's runner, on a real data directory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from omoide.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*arguments: str) -> str:
+    result = runner.invoke(app, list(arguments))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_remember_then_search_context_facts_export_and_forget(tmp_path: Path) -> None:
+    common = ["--data-dir", str(tmp_path), "--embedder", "hashing"]
+    who = ["-c", "haru", "-u", "민준"]
+    stored = json.loads(
+        invoke(
+            "remember",
+            "나 롤 게임 엄청 좋아해요!",
+            *who,
+            *common,
+            "--json",
+            "--timestamp",
+            "2026-01-05T21:00:00+09:00",
+        )
+    )
+    assert stored["stored"] is True
+    facts = json.loads(invoke("facts", *who, *common, "--json"))
+    assert any("롤" in fact["text"] for fact in facts)
+    found = json.loads(invoke("search", "롤 게임", *who, *common, "--json"))
+    assert found["episodes"][0]["item"]["user_message"] == "나 롤 게임 엄청 좋아해요!"
+    assert set(found["episodes"][0]["components"]) >= {"relevance", "recency", "importance"}
+    section = json.loads(
+        invoke(
+            "context",
+            "요즘 뭐하면서 놀아요?",
+            *who,
+            *common,
+            "--json",
+            "--now",
+            "2026-01-12T21:00:00+09:00",
+        )
+    )
+    assert "롤" in section["text"]
+    exported = json.loads(invoke("export", *who, *common))
+    assert len(exported["episodes"]) == 1
+    forgotten = json.loads(invoke("forget", *who, *common, "--yes", "--json"))
+    assert forgotten["episodes"] == 1
+    assert json.loads(invoke("facts", *who, *common, "--json")) == []
+
+
+def test_bad_input_exits_with_a_message(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["remember", "   ", "--data-dir", str(tmp_path), "--embedder", "hashing"],
+    )
+    assert result.exit_code == 1
+    assert "user_message" in result.output
+
+
+def test_decay_reports_what_it_scanned(tmp_path: Path) -> None:
+    common = ["--data-dir", str(tmp_path), "--embedder", "hashing"]
+    invoke(
+        "remember",
+        "the bus was late",
+        "-u",
+        "a",
+        "--force",
+        *common,
+        "--timestamp",
+        "2025-01-01T00:00:00+00:00",
+    )
+    report = json.loads(invoke("decay", *common, "--json", "--now", "2025-03-01T00:00:00+00:00"))
+    assert report == {"character_id": "haru", "scanned": 1, "archived": 1, "purged": 0}
+
+
+def test_demo_shows_the_remembered_preference_in_the_system_prompt(tmp_path: Path) -> None:
+    output = invoke("demo", "--data-dir", str(tmp_path), "--embedder", "hashing")
+    prompt = output[output.index("the system prompt Haru received") :]
+    assert "롤 게임" in prompt
+    assert "<memories>" in prompt
