@@ -14,6 +14,7 @@ from rich.panel import Panel
 
 from omoide.chat.conversation import ChatRequest, Conversation, DoneEvent, ErrorEvent, TokenEvent
 from omoide.cli import DataDir, Embedder, errors, settings_from
+from omoide.cli_keys import keys_app
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import ConfigError, OmoideError
@@ -89,6 +90,7 @@ def register(app: typer.Typer) -> None:
     app.command()(demo)
     app.command()(chat)
     app.command()(serve)
+    app.add_typer(keys_app, name="keys")
 
 
 def demo(data_dir: DataDir = None, embedder: Embedder = None) -> None:

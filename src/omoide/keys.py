@@ -35,6 +35,7 @@ from typing import Any, Final
 import anyio.to_thread
 
 from omoide.character.profile import check_character_id
+from omoide.config import Settings
 from omoide.domain import as_utc
 from omoide.errors import AccessDenied, ConfigError, InvalidInput, NotFound
 
@@ -159,15 +160,11 @@ def parse_key_spec(spec: str) -> tuple[ApiKey, ...]:
     return tuple(keys)
 
 
-def environment_keys(settings: object) -> tuple[ApiKey, ...]:
+def environment_keys(settings: Settings) -> tuple[ApiKey, ...]:
     """The keys of the ``api_keys`` setting (``OMOIDE_API_KEYS``), if any."""
-    value = getattr(settings, "api_keys", None)
-    if value is None:
+    if settings.api_keys is None:
         return ()
-    spec = value.get_secret_value() if hasattr(value, "get_secret_value") else value
-    if not isinstance(spec, str):
-        raise ConfigError("OMOIDE_API_KEYS must be a string")
-    return parse_key_spec(spec)
+    return parse_key_spec(settings.api_keys.get_secret_value())
 
 
 # --- the key file -----------------------------------------------------------------------
@@ -298,7 +295,11 @@ class KeyFile:
             keys = read_key_file(self._path)
             found = [key for key in keys if key.key_id == key_id]
             if not found:
-                hint = " (keys from OMOIDE_API_KEYS are removed there)" if key_id[:4] == "env-" else ""
+                hint = (
+                    " (keys from OMOIDE_API_KEYS are removed there)"
+                    if key_id.startswith("env-")
+                    else ""
+                )
                 raise NotFound(f"no API key {key_id!r} in {self._path}{hint}")
             _write_key_file(self._path, [key for key in keys if key.key_id != key_id])
         return found[0]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from pathlib import Path
 
 import anyio
 
+from omoide.config import Settings
 from omoide.errors import AccessDenied
 from omoide.keys import (
     ApiKey,
@@ -74,9 +74,9 @@ class KeySource:
         self._lock = anyio.Lock()
 
     @classmethod
-    def open(cls, settings: object, data_dir: Path) -> KeySource:
+    def open(cls, settings: Settings) -> KeySource:
         """Read the keys once, blocking (at start-up); ConfigError on a malformed key."""
-        source = cls(environment_keys(settings), KeyFile(key_file_path(data_dir)))
+        source = cls(environment_keys(settings), KeyFile(key_file_path(settings.data_dir)))
         path = source._file.path
         source._install(key_file_fingerprint(path), read_key_file(path))
         return source

@@ -11,6 +11,7 @@ AccessDenied (other char.)    403     the key is valid but not for this characte
 BackendUnavailable            503     retrying may help
 BackendError, ParseFailure    502     an embedder, model or store failed
 ConfigError                   500     the service is misconfigured
+a group of only those errors  as its first (from concurrent work in a task group)
 anything else                 500     logged; the body says nothing internal
 ============================  ======  ===============================================
 
@@ -20,7 +21,7 @@ Every error body is ``{"error": {"type": ..., "message": ..., "details": [...]}}
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -92,7 +93,7 @@ def error_response(
     message: str,
     *,
     details: Sequence[ErrorDetail] = (),
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> JSONResponse:
     body = ErrorOut(error=ErrorInfo(type=kind, message=message, details=list(details)))
     return JSONResponse(body.model_dump(mode="json"), status_code=status, headers=headers)
@@ -114,12 +115,24 @@ def _location(location: Sequence[Any]) -> str:
     return text
 
 
+_HINTS = {
+    "timezone_aware": "use ISO 8601 with an offset, e.g. 2026-05-01T21:30:00+09:00 or ...Z",
+    "datetime_parsing": "use ISO 8601 with an offset, e.g. 2026-05-01T21:30:00+09:00 or ...Z",
+    "datetime_from_date_parsing": "use ISO 8601 with an offset, e.g. 2026-05-01T21:30:00Z",
+}
+
+
+def _message(error: Any) -> str:
+    hint = _HINTS.get(str(error["type"]))
+    return f"{error['msg']} ({hint})" if hint else str(error["msg"])
+
+
 def describe_validation_errors(errors: Sequence[Any]) -> tuple[str, list[ErrorDetail]]:
     """One readable line for every problem, and the same as structured details."""
     details = [
         ErrorDetail(
             location=[part if isinstance(part, int) else str(part) for part in error["loc"]],
-            message=str(error["msg"]),
+            message=_message(error),
             type=str(error["type"]),
         )
         for error in errors
@@ -140,6 +153,23 @@ async def handle_http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, kind, str(exc.detail), headers=exc.headers)
 
 
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for inner in group.exceptions:
+        found.extend(_leaves(inner) if isinstance(inner, BaseExceptionGroup) else [inner])
+    return found
+
+
+async def handle_error_group(request: Request, exc: Exception) -> JSONResponse:
+    """Concurrent work (a task group) failed: answer as its first error if it is ours."""
+    assert isinstance(exc, ExceptionGroup)
+    leaves = _leaves(exc)
+    ours = [leaf for leaf in leaves if isinstance(leaf, OmoideError)]
+    if ours and len(ours) == len(leaves):
+        return await handle_omoide_error(request, ours[0])
+    return await handle_unexpected_error(request, exc)
+
+
 async def handle_unexpected_error(request: Request, exc: Exception) -> JSONResponse:
     logger.error("%s %s crashed", request.method, request.url.path, exc_info=exc)
     return error_response(500, "InternalError", "internal error; the service log has details")
@@ -149,6 +179,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(OmoideError, handle_omoide_error)
     app.add_exception_handler(RequestValidationError, handle_validation_error)
     app.add_exception_handler(HTTPException, handle_http_error)
+    app.add_exception_handler(ExceptionGroup, handle_error_group)
     app.add_exception_handler(Exception, handle_unexpected_error)
 
 

@@ -8,20 +8,28 @@ library would refuse, with a message that names the field.
 from __future__ import annotations
 
 import math
+import re
+from datetime import datetime
 from typing import Annotated, Any, Self
 
 from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
     WithJsonSchema,
     model_validator,
 )
 
 from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
-from omoide.domain import MAX_ID_LENGTH, FactCategory, MetadataValue, Scope
+from omoide.domain import MAX_ID_LENGTH, FactCategory, MetadataValue, Scope, as_utc
+from omoide.errors import InvalidInput
 from omoide.memory.facts import MAX_FACT_CHARS
 from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
 
@@ -31,6 +39,21 @@ MAX_TOKEN_BUDGET = 8192
 MAX_EMOTION_CHARS = 64
 MAX_TOPIC_CHARS = 100
 MAX_METADATA_KEYS = 64
+_DECODED_PLUS = re.compile(r" (\d{2}(?::?\d{2})?)$")
+"""An offset whose ``+`` a query string turned into a space: ``12:00:00 09:00``."""
+
+
+def parse_moment(text: str, *, name: str) -> datetime:
+    """A timezone-aware ISO 8601 time from a query parameter; InvalidInput otherwise."""
+    repaired = _DECODED_PLUS.sub(r"+\1", text.strip())
+    try:
+        moment = datetime.fromisoformat(repaired)
+    except ValueError as exc:
+        raise InvalidInput(
+            f"{name} must be an ISO 8601 time with a timezone, e.g. 2026-05-01T12:00:00Z "
+            f"(got {text!r})"
+        ) from exc
+    return as_utc(moment, name=name)
 
 
 def _flat_metadata(value: dict[str, Any]) -> dict[str, MetadataValue]:
@@ -64,11 +87,28 @@ FlatMetadata = Annotated[
         }
     ),
 ]
-Identifier = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+
+
+def _iso_text(value: object) -> object:
+    if isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise ValueError("a time must be an ISO 8601 string with a timezone, not a number")
+    return value
+
+
+Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text)]
+"""A timezone-aware ISO 8601 time: ``2026-05-01T21:30:00+09:00`` or ``...Z``."""
+Identifier = Annotated[StrictStr, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 
 
 class StrictBody(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    """Unknown fields are refused; strings, numbers and booleans are never coerced.
+
+    Times and enums parse from their JSON strings (they have no JSON type of their own).
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class ChatBody(StrictBody):
@@ -78,7 +118,7 @@ class ChatBody(StrictBody):
     user_id: Identifier = Field(description="Stable viewer id", examples=["twitch:minjun"])
     user_name: Identifier = Field(description="How the character addresses the viewer")
     session_id: Identifier = Field(description="Short-term history is kept per session")
-    message: str = Field(min_length=1, max_length=MAX_CHAT_MESSAGE_CHARS)
+    message: StrictStr = Field(min_length=1, max_length=MAX_CHAT_MESSAGE_CHARS)
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -98,19 +138,17 @@ class ChatBody(StrictBody):
 class TurnBody(StrictBody):
     """One exchange to remember now (imports, or a chat pipeline of your own)."""
 
-    user_message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-    bot_message: str = Field(default="", max_length=MAX_MESSAGE_CHARS)
-    timestamp: AwareDatetime | None = Field(
-        default=None, description="When it was said (default: now)"
-    )
-    emotion: str = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
-    emotion_intensity: float = Field(default=0.5, ge=0.0, le=1.0)
-    topics: list[Annotated[str, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
+    user_message: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    bot_message: StrictStr = Field(default="", max_length=MAX_MESSAGE_CHARS)
+    timestamp: Moment | None = Field(default=None, description="When it was said (default: now)")
+    emotion: StrictStr = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
+    emotion_intensity: StrictFloat = Field(default=0.5, ge=0.0, le=1.0)
+    topics: list[Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
         default_factory=list, max_length=MAX_TOPICS
     )
     metadata: FlatMetadata = Field(default_factory=dict)
-    force_store: bool = Field(default=False, description="Store even if it seems unimportant")
-    importance: float | None = Field(
+    force_store: StrictBool = Field(default=False, description="Store even if it seems unimportant")
+    importance: StrictFloat | None = Field(
         default=None, ge=0.0, le=1.0, description="Your own importance score (skips scoring)"
     )
     user_name: Identifier | None = Field(default=None, description="Helps fact extraction")
@@ -152,33 +190,35 @@ class TurnBatchBody(StrictBody):
 
 
 class SearchBody(StrictBody):
-    query: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-    k: int = Field(default=10, ge=1, le=MAX_SEARCH_RESULTS, description="Limits both lists")
-    now: AwareDatetime | None = Field(default=None, description="Rank as if it were this time")
+    query: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    k: StrictInt = Field(default=10, ge=1, le=MAX_SEARCH_RESULTS, description="Limits both lists")
+    now: Moment | None = Field(default=None, description="Rank as if it were this time")
 
 
 class ContextBody(StrictBody):
-    query: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-    now: AwareDatetime | None = None
-    token_budget: int | None = Field(default=None, ge=0, le=MAX_TOKEN_BUDGET)
+    query: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    now: Moment | None = None
+    token_budget: StrictInt | None = Field(default=None, ge=0, le=MAX_TOKEN_BUDGET)
 
 
 class FactBody(StrictBody):
     """A fact a person states about the viewer; stored as confirmed."""
 
-    text: str = Field(min_length=1, max_length=MAX_FACT_CHARS, examples=["likes League of Legends"])
+    text: StrictStr = Field(
+        min_length=1, max_length=MAX_FACT_CHARS, examples=["likes League of Legends"]
+    )
     category: FactCategory
-    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
-    salience: float = Field(default=0.6, ge=0.0, le=1.0)
+    confidence: StrictFloat = Field(default=0.9, ge=0.0, le=1.0)
+    salience: StrictFloat = Field(default=0.6, ge=0.0, le=1.0)
 
 
 class FactPatch(StrictBody):
     """A correction: a new text supersedes the old version, which is kept, closed."""
 
-    text: str | None = Field(default=None, min_length=1, max_length=MAX_FACT_CHARS)
+    text: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_FACT_CHARS)
     category: FactCategory | None = None
-    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    salience: float | None = Field(default=None, ge=0.0, le=1.0)
+    confidence: StrictFloat | None = Field(default=None, ge=0.0, le=1.0)
+    salience: StrictFloat | None = Field(default=None, ge=0.0, le=1.0)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> Self:
@@ -191,7 +231,7 @@ class FactPatch(StrictBody):
 
 class DecayBody(StrictBody):
     character_id: Identifier
-    now: AwareDatetime | None = None
-    purge_archived_before: AwareDatetime | None = Field(
+    now: Moment | None = None
+    purge_archived_before: Moment | None = Field(
         default=None, description="Also destroy memories archived before this time"
     )

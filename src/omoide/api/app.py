@@ -1,0 +1,144 @@
+"""The HTTP service: a FastAPI app over one built :class:`~omoide.wiring.Omoide`.
+
+Start it with ``omoide serve``, or with uvicorn's factory mode::
+
+    uvicorn --factory omoide.api.app:app_from_environment --host 127.0.0.1 --port 8000
+
+The lifespan builds everything from the settings, drains the durable chat-turn queue
+(turns a previous process accepted but had not stored), keeps a queue worker running for
+the life of the app, and on shutdown stops it, drains again and closes everything.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+
+import anyio
+from fastapi import FastAPI
+
+from omoide.api import routes_admin, routes_chat, routes_facts, routes_memory
+from omoide.api.auth import KeySource, is_loopback
+from omoide.api.errors import install_error_handlers
+from omoide.api.runtime import DrainWorker, Service
+from omoide.clock import Clock
+from omoide.config import Settings, load_settings
+from omoide.embed.base import Embedder
+from omoide.errors import ConfigError
+from omoide.keys import KeyRing
+from omoide.llm.base import ChatModel
+from omoide.wiring import build
+
+logger = logging.getLogger(__name__)
+
+DESCRIPTION = """\
+Long-term memory for AI VTubers and AI companions.
+
+* **Chat**: `POST /v1/chat/stream` streams a character's reply as server-sent events and
+  remembers the exchange through a durable queue.
+* **Memory**: under `/v1/characters/{character_id}/users/{user_id}`: remember turns,
+  search with score components, build the prompt's memory section, correct or delete
+  facts, export or forget everything about a viewer.
+* **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
+  characters (`omoide keys create --character haru`). `/health` needs no key.
+
+Times are ISO 8601 with a timezone. Errors are `{"error": {"type", "message", "details"}}`.
+"""
+TAGS = [
+    {"name": "chat", "description": "Talk with a character (server-sent events)"},
+    {"name": "remember", "description": "Store exchanges explicitly (imports, own pipelines)"},
+    {"name": "recall", "description": "What a character remembers, and why"},
+    {"name": "facts", "description": "What a character believes about a viewer"},
+    {"name": "viewers", "description": "Characters, viewers and their stored memories"},
+    {"name": "forget", "description": "Delete memories; tombstones keep no content"},
+    {"name": "service", "description": "Health, counters and maintenance"},
+]
+
+
+def _package_version() -> str:
+    try:
+        return version("omoide")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def check_exposure(host: str, ring: KeyRing) -> None:
+    """Refuse to listen beyond loopback without keys; warn when running without any."""
+    if not ring.is_empty:
+        return
+    if not is_loopback(host):
+        raise ConfigError(
+            f"refusing to serve on {host!r} without API keys: anyone who can reach it could "
+            "read and delete every viewer's memories. Create a key with "
+            "`omoide keys create --character <id>` (or set OMOIDE_API_KEYS), "
+            "or listen on 127.0.0.1"
+        )
+    logger.warning(
+        "no API keys are configured: omoide answers only on the loopback interface "
+        "(127.0.0.1); create keys with `omoide keys create` before listening anywhere else"
+    )
+
+
+def _lifespan(
+    settings: Settings,
+    keys: KeySource,
+    *,
+    clock: Clock | None,
+    chat_model: ChatModel | None,
+    embedder: Embedder | None,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        built = await build(settings, clock=clock, embedder=embedder, chat_model=chat_model)
+        try:
+            recovered = await built.drainer.drain_all()
+            if recovered:
+                logger.info("stored %d chat turns left queued by the last run", recovered)
+            async with anyio.create_task_group() as group:
+                worker = DrainWorker(built.drainer, group)
+                app.state.service = Service(built, keys, worker)
+                worker.start()
+                try:
+                    yield
+                finally:
+                    await worker.stop()
+                    del app.state.service
+        finally:
+            await built.aclose()
+
+    return lifespan
+
+
+def create_app(
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    chat_model: ChatModel | None = None,
+    embedder: Embedder | None = None,
+) -> FastAPI:
+    """The service for ``settings``; collaborators given here replace what settings name.
+
+    Raises ConfigError for a malformed key and when ``settings.host`` is not loopback while
+    no API key exists.
+    """
+    keys = KeySource.open(settings)
+    check_exposure(settings.host, keys.current_ring)
+    app = FastAPI(
+        title="omoide",
+        summary="Long-term memory engine for AI VTubers and AI companions",
+        description=DESCRIPTION,
+        version=_package_version(),
+        openapi_tags=TAGS,
+        lifespan=_lifespan(settings, keys, clock=clock, chat_model=chat_model, embedder=embedder),
+    )
+    install_error_handlers(app)
+    for module in (routes_chat, routes_memory, routes_facts, routes_admin):
+        app.include_router(module.router)
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """The service configured by ``OMOIDE_*`` variables, for ``uvicorn --factory``."""
+    return create_app(load_settings())

@@ -1,0 +1,170 @@
+"""Service health, counters, maintenance, and the lists a dashboard needs."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from omoide.api.dependencies import CallerDep, CharacterDep, ServiceDep, check_character
+from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
+from omoide.api.schemas import DecayBody
+from omoide.domain import Scope
+from omoide.errors import OmoideError
+from omoide.store.base import EpisodeFilter
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter()
+PROBE_SCOPE = Scope("omoide-health", "probe")
+MAX_VIEWER_PAGE = 500
+
+
+class StoreHealth(BaseModel):
+    ok: bool
+    error: str | None = None
+
+
+class EmbedderHealth(BaseModel):
+    model_name: str
+    dimensions: int
+
+
+class LanguageModelHealth(BaseModel):
+    name: str | None = Field(description="None when no chat model is configured")
+
+
+class QueueHealth(BaseModel):
+    pending: int | None = Field(description="Chat turns waiting to be stored")
+    failed: int | None = Field(description="Turns parked after repeated failures")
+    error: str | None = None
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok", "unavailable"]
+    store: StoreHealth
+    embedder: EmbedderHealth
+    llm: LanguageModelHealth
+    queue: QueueHealth
+
+
+@router.get(
+    "/health",
+    tags=["service"],
+    summary="Is the service able to work (no key needed)",
+    response_model=HealthOut,
+    responses={503: {"model": HealthOut, "description": "The store or queue is failing"}},
+)
+async def health(service: ServiceDep) -> JSONResponse:
+    built = service.built
+    store = StoreHealth(ok=True)
+    try:
+        await built.store.count_episodes(PROBE_SCOPE, where=EpisodeFilter())
+    except OmoideError as exc:
+        store = StoreHealth(ok=False, error=str(exc))
+    try:
+        counts = await built.queue.counts()
+        queue = QueueHealth(pending=counts["pending"], failed=counts["failed"])
+    except Exception as exc:  # the queue's own SQLite errors are not translated
+        logger.warning("health: the turn queue failed: %s", exc)
+        queue = QueueHealth(pending=None, failed=None, error=str(exc))
+    model = built.chat_model
+    healthy = store.ok and queue.error is None
+    report = HealthOut(
+        status="ok" if healthy else "unavailable",
+        store=store,
+        embedder=EmbedderHealth(
+            model_name=built.embedder.model_name, dimensions=built.embedder.dimensions
+        ),
+        llm=LanguageModelHealth(name=model.name if model is not None else None),
+        queue=queue,
+    )
+    return JSONResponse(report.model_dump(mode="json"), status_code=200 if healthy else 503)
+
+
+@router.get("/v1/metrics", tags=["service"], responses=ERROR_RESPONSES, summary="Counters")
+async def metrics(caller: CallerDep, service: ServiceDep) -> dict[str, int]:
+    """Named counters since start: LLM calls, unscored turns, parse failures, queue..."""
+    return service.built.metrics.snapshot()
+
+
+class DecayOut(BaseModel):
+    character_id: str
+    scanned: int
+    archived: int = Field(description="Episodes that left retrieval (still stored)")
+    purged: int = Field(description="Archived episodes destroyed (tombstones remain)")
+
+
+@router.post(
+    "/v1/maintenance/decay",
+    tags=["service"],
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+    summary="Archive faded memories of one character",
+)
+async def decay(body: DecayBody, caller: CallerDep, service: ServiceDep) -> DecayOut:
+    await check_character(body.character_id, caller, service)
+    report = await service.built.memory.run_decay(
+        body.character_id, now=body.now, purge_archived_before=body.purge_archived_before
+    )
+    return DecayOut(
+        character_id=report.character_id,
+        scanned=report.scanned,
+        archived=report.archived,
+        purged=report.purged,
+    )
+
+
+class CharactersOut(BaseModel):
+    characters: list[str] = Field(description="Character ids this key may use")
+
+
+@router.get("/v1/characters", tags=["viewers"], responses=ERROR_RESPONSES)
+async def list_characters(caller: CallerDep, service: ServiceDep) -> CharactersOut:
+    """Characters available (from the character folders) that this key may use."""
+    ids = await service.built.characters.list_ids()
+    return CharactersOut(characters=[each for each in ids if caller.allows(each)])
+
+
+class ViewerOut(BaseModel):
+    user_id: str
+    episode_count: int
+    fact_count: int
+    last_seen_at: datetime | None
+
+
+class ViewersOut(BaseModel):
+    users: list[ViewerOut] = Field(description="Most recently seen first")
+    limit: int
+    offset: int
+
+
+@router.get(
+    "/v1/characters/{character_id}/users",
+    tags=["viewers"],
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+    summary="Viewers the character remembers",
+)
+async def list_viewers(
+    character_id: CharacterDep,
+    service: ServiceDep,
+    search: Annotated[str | None, Query(max_length=256, description="Part of a user id")] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> ViewersOut:
+    found = await service.built.store.list_viewers(
+        character_id, search=search, limit=limit, offset=offset
+    )
+    users = [
+        ViewerOut(
+            user_id=viewer.scope.user_id or "",
+            episode_count=viewer.episode_count,
+            fact_count=viewer.fact_count,
+            last_seen_at=viewer.last_seen_at,
+        )
+        for viewer in found
+    ]
+    return ViewersOut(users=users, limit=limit, offset=offset)

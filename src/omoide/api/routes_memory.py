@@ -1,0 +1,160 @@
+"""A viewer's memory: remember, search, build context, list, export, forget."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from omoide.api.dependencies import ScopeDep, ServiceDep
+from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
+from omoide.api.schemas import ContextBody, SearchBody, TurnBatchBody, TurnBody, parse_moment
+from omoide.api.views import (
+    ContextOut,
+    EmotionOut,
+    EmotionsOut,
+    EmotionSummaryOut,
+    EpisodePage,
+    ExportOut,
+    ForgetOut,
+    SearchOut,
+    TombstoneOut,
+    TurnBatchOut,
+    TurnOut,
+)
+from omoide.errors import InvalidInput
+from omoide.memory.turns import TurnInput
+from omoide.store.base import EpisodeFilter
+
+VIEWER_PATH = "/v1/characters/{character_id}/users/{user_id}"
+MAX_PAGE = 500
+MAX_EMOTION_DAYS = 3650
+
+router = APIRouter(prefix=VIEWER_PATH, responses={**ERROR_RESPONSES, **NOT_FOUND})
+
+
+@router.post("/turns", tags=["remember"], summary="Remember one exchange now")
+async def store_turn(body: TurnBody, scope: ScopeDep, service: ServiceDep) -> TurnOut:
+    """Scores, embeds and stores the exchange before answering (this is the explicit and
+    import path; chat turns go through the durable queue instead). ``metadata`` comes back
+    unchanged with every search hit. A turn too slight to keep still records the viewer's
+    emotion, and answers ``stored: false``."""
+    turn = body.to_turn(scope)
+    stored = await service.built.memory.store_interaction(
+        scope,
+        turn.user_message,
+        turn.bot_message,
+        turn.state,
+        timestamp=turn.timestamp,
+        metadata=turn.metadata,
+        force_store=turn.force_store,
+        importance=turn.importance,
+        user_name=turn.user_name,
+    )
+    return TurnOut.of(stored)
+
+
+@router.post("/turns/batch", tags=["remember"], summary="Remember many exchanges at once")
+async def store_turns(body: TurnBatchBody, scope: ScopeDep, service: ServiceDep) -> TurnBatchOut:
+    """Every turn is checked first; one bad turn refuses the whole batch and nothing is
+    written. The turns are then stored in one transaction (at most 1000 per batch)."""
+    turns: list[TurnInput] = []
+    for position, item in enumerate(body.turns):
+        try:
+            turns.append(item.to_turn(scope))
+        except InvalidInput as exc:
+            raise InvalidInput(f"turns[{position}]: {exc}") from exc
+    stored = await service.built.memory.store_interactions(scope.character_id, turns)
+    return TurnBatchOut(turns=[TurnOut.of(outcome) for outcome in stored])
+
+
+@router.post("/search", tags=["recall"], summary="Search memories, with score components")
+async def search(body: SearchBody, scope: ScopeDep, service: ServiceDep) -> SearchOut:
+    """Ranked episodes and facts for ``query``, best first, each with the relevance,
+    recency and importance that placed it. Reinforces nothing. ``k`` limits both lists;
+    the memory manager may return fewer (it ranks at most its configured candidates)."""
+    context = await service.built.memory.search(scope, body.query, now=body.now)
+    return SearchOut.of(context, limit=body.k)
+
+
+@router.post("/context", tags=["recall"], summary="The memory section a reply would get")
+async def context(body: ContextBody, scope: ScopeDep, service: ServiceDep) -> ContextOut:
+    """Exactly what the chat path puts in the system prompt for this message, under the
+    token budget, and the ranked memories it was chosen from. Like a real reply, this
+    reinforces the memories it uses (their recall count and last recall time)."""
+    recollection = await service.built.memory.retrieve_context(
+        scope, body.query, now=body.now, token_budget=body.token_budget
+    )
+    return ContextOut.of(recollection)
+
+
+@router.get("/episodes", tags=["viewers"], summary="List remembered exchanges, newest first")
+async def list_episodes(
+    scope: ScopeDep,
+    service: ServiceDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    include_archived: Annotated[bool, Query(description="Include decayed episodes")] = False,
+) -> EpisodePage:
+    store = service.built.store
+    where = EpisodeFilter(include_archived=include_archived)
+    episodes = await store.list_episodes(scope, where=where, limit=limit, offset=offset)
+    total = await store.count_episodes(scope, where=where)
+    return EpisodePage.of(episodes, total=total, limit=limit, offset=offset)
+
+
+@router.delete("/episodes/{episode_id}", tags=["forget"], summary="Delete one exchange")
+async def delete_episode(episode_id: str, scope: ScopeDep, service: ServiceDep) -> TombstoneOut:
+    """Deletes the episode (a tombstone without content remains); 404 if this viewer has
+    no such episode."""
+    return TombstoneOut.of(await service.built.memory.delete_episode(scope, episode_id))
+
+
+@router.get("/export", tags=["viewers"], summary="Everything stored about the viewer")
+async def export(scope: ScopeDep, service: ServiceDep) -> ExportOut:
+    """Episodes (archived too), facts including superseded versions, emotion records and
+    tombstones. Chat turns still in the write queue appear once they are stored."""
+    return ExportOut.of(await service.built.memory.export_viewer(scope))
+
+
+@router.get("/emotions", tags=["viewers"], summary="The viewer's recent emotions")
+async def emotions(
+    scope: ScopeDep,
+    service: ServiceDep,
+    days: Annotated[int | None, Query(ge=1, le=MAX_EMOTION_DAYS)] = None,
+    now: Annotated[
+        str | None, Query(description="Timezone-aware ISO 8601 (encode '+' as %2B)")
+    ] = None,
+) -> EmotionsOut:
+    """The summary the prompt uses (dominant mood, hard days) and the records behind it."""
+    memory = service.built.memory
+    moment = parse_moment(now, name="now") if now is not None else memory.clock.now()
+    summary = await memory.emotion_summary(scope, days=days, now=moment)
+    since = moment - timedelta(days=summary.days)
+    records = await service.built.store.list_emotions(scope, since=since, until=moment)
+    return EmotionsOut(
+        summary=EmotionSummaryOut.of(summary),
+        records=[EmotionOut.of(record) for record in records],
+    )
+
+
+@router.delete("", tags=["forget"], summary="Forget everything about the viewer")
+async def forget_viewer(scope: ScopeDep, service: ServiceDep) -> ForgetOut:
+    """Removes episodes, facts, emotion records, the character's state for this viewer and
+    the session history. Chat turns still queued are stored first, so they are forgotten
+    too rather than coming back later. Tombstones (without content) remain."""
+    built = service.built
+    async with service.worker.paused():
+        await built.drainer.drain_all()
+        report = await built.memory.forget_viewer(scope)
+    await built.states.delete(scope)
+    if built.conversation is not None:
+        await built.conversation.forget_viewer(scope)
+    return ForgetOut(
+        character_id=scope.character_id,
+        user_id=scope.user_id or "",
+        episodes=report.episodes,
+        facts=report.facts,
+        emotions=report.emotions,
+    )
