@@ -178,4 +178,8 @@ def serve(
         llm_url=llm_url,
         llm_model=llm_model,
     )
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    try:
+        application = create_app(settings)
+    except OmoideError as exc:
+        raise typer.Exit(_fail(str(exc))) from exc
+    uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")

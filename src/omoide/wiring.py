@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+import anyio
+
 from omoide.character.library import CharacterLibrary
 from omoide.chat.conversation import Conversation
 from omoide.chat.history import SessionHistory
@@ -239,7 +241,7 @@ async def build(
     recaller = Recaller(
         store=store,
         embedder=query_embedder,
-        counter=SentencePieceTokenCounter(),
+        counter=await anyio.to_thread.run_sync(SentencePieceTokenCounter),
         config=config,
         clock=clock,
         floors=floors,

@@ -218,15 +218,6 @@ async def test_an_unreachable_model_ends_the_stream_with_a_retryable_error(
             assert "chat.turns_queued" not in (await client.get("/v1/metrics")).json()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "library bug, not the API's: Recaller._search runs its searches in an anyio task "
-        "group, so an embedder failure reaches Conversation._recall as an ExceptionGroup, "
-        "which its `except OmoideError` does not catch; the reply fails instead of coming "
-        "without memories. Remove this mark when recall unwraps the group."
-    ),
-)
 async def test_the_reply_comes_even_when_memory_retrieval_fails(tmp_path: Path) -> None:
     embedder = QueryFailingEmbedder()
     model = ScriptedChatModel(default_reply="[EMOTION:calm] I'm here with you.")

@@ -53,7 +53,10 @@ async def test_failed_turns_are_parked_not_dropped(tmp_path: Path) -> None:
     await queue.put([make_turn("keep me")])
     (job,) = await queue.take(1)
     for _ in range(3):
-        await queue.retry_later([job.job_id], error="store down", max_attempts=3)
+        await queue.retry_later([job.job_id], error="store down", park=False)
+    (again,) = await queue.take(5)
+    assert again.attempts == 3
+    await queue.retry_later([job.job_id], error="invalid turn", park=True)
     assert await queue.take(5) == []
     assert await queue.counts() == {"pending": 0, "failed": 1}
     queue.close()

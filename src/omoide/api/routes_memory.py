@@ -72,9 +72,9 @@ async def store_turns(body: TurnBatchBody, scope: ScopeDep, service: ServiceDep)
 @router.post("/search", tags=["recall"], summary="Search memories, with score components")
 async def search(body: SearchBody, scope: ScopeDep, service: ServiceDep) -> SearchOut:
     """Ranked episodes and facts for ``query``, best first, each with the relevance,
-    recency and importance that placed it. Reinforces nothing. ``k`` limits both lists;
-    the memory manager may return fewer (it ranks at most its configured candidates)."""
-    context = await service.built.memory.search(scope, body.query, now=body.now)
+    recency and importance that placed it. Reinforces nothing. ``k`` limits both lists
+    (fewer come back when fewer candidates exist)."""
+    context = await service.built.memory.search(scope, body.query, now=body.now, limit=body.k)
     return SearchOut.of(context, limit=body.k)
 
 

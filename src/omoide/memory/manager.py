@@ -16,6 +16,7 @@ from omoide.domain import (
     Tombstone,
     as_utc,
 )
+from omoide.errors import InvalidInput
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
 from omoide.memory.decay import DecayReport, run_decay
@@ -74,11 +75,17 @@ class MemoryManager:
         return await self._recaller.recall(scope, query, now=now, token_budget=token_budget)
 
     async def search(
-        self, scope: Scope, query: str, *, now: datetime | None = None
+        self, scope: Scope, query: str, *, now: datetime | None = None, limit: int | None = None
     ) -> MemoryContext:
-        """Ranked memories with their score components; reinforces nothing."""
+        """Ranked memories with their score components; reinforces nothing.
+
+        ``limit`` (default: the prompt's sizes) caps facts and episodes; candidates are
+        bounded by the recall configuration's candidate counts.
+        """
+        if limit is not None and limit < 1:
+            raise InvalidInput(f"limit must be at least 1 (got {limit})")
         context, _ = await self._recaller.look_up(
-            scope, query, now=self._now(now), for_prompt=False
+            scope, query, now=self._now(now), for_prompt=False, limit=limit
         )
         return context
 

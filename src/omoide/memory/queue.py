@@ -2,8 +2,8 @@
 
 Turns are stored as JSON rows in their own SQLite file (WAL, ``synchronous=FULL``), so a
 process killed at any point loses nothing it acknowledged. A worker drains the queue into
-the memory pipeline in batches; a batch that fails stays queued and is retried, and after
-``max_attempts`` it is parked as failed (kept, never dropped) for a person to inspect.
+the memory pipeline in batches; a batch that fails stays queued and is retried, and a
+batch that can never succeed is parked as failed (kept, never dropped) for a person.
 """
 
 from __future__ import annotations
@@ -148,17 +148,18 @@ class DurableTurnQueue:
             for job in job_ids:
                 self._connection.execute("DELETE FROM queued_turns WHERE id = ?", (job,))
 
-    async def retry_later(self, job_ids: Sequence[int], *, error: str, max_attempts: int) -> None:
+    async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None:
+        """Count a failed attempt; ``park`` sets the turns aside as failed (kept)."""
         async with self._lock:
-            await anyio.to_thread.run_sync(self._bump, list(job_ids), error, max_attempts)
+            await anyio.to_thread.run_sync(self._bump, list(job_ids), error, park)
 
-    def _bump(self, job_ids: list[int], error: str, max_attempts: int) -> None:
+    def _bump(self, job_ids: list[int], error: str, park: bool) -> None:
         with self._connection:
             for job in job_ids:
                 self._connection.execute(
                     "UPDATE queued_turns SET attempts = attempts + 1, last_error = ?, "
-                    "failed = CASE WHEN attempts + 1 >= ? THEN 1 ELSE 0 END WHERE id = ?",
-                    (error[:2000], max_attempts, job),
+                    "failed = ? WHERE id = ?",
+                    (error[:2000], int(park), job),
                 )
 
     async def counts(self) -> dict[str, int]:

@@ -18,6 +18,7 @@ import anyio
 from omoide.clock import Clock
 from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector, as_utc
 from omoide.embed.base import Embedder
+from omoide.errors import OmoideError
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
 from omoide.memory.emotions import summarise_emotions
@@ -93,13 +94,20 @@ class Recaller:
         return Recollection(scope, query, moment, context, rendered, searched)
 
     async def look_up(
-        self, scope: Scope, query: str, *, now: datetime, for_prompt: bool = True
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime,
+        for_prompt: bool = True,
+        limit: int | None = None,
     ) -> tuple[MemoryContext, bool]:
         """Ranked memories for ``query`` without rendering or reinforcing anything.
 
         ``for_prompt`` keeps only memories related to the query (shared words, meaning
         above the model's floor, or a fact type the query asks about) and skips search
         for low-signal messages; without it every candidate is ranked, for inspection.
+        ``limit`` overrides how many facts and episodes are kept (at most the candidates).
         """
         searched = not for_prompt or not is_low_signal(query)
         found = await self._search(scope, query, now, searched)
@@ -112,7 +120,10 @@ class Recaller:
             facts=tuple(self._rank(facts_by_vector, facts_by_words, now, recall.facts_in_context)),
             episodes=tuple(
                 self._rank(
-                    found.episode_vector, found.episode_keyword, now, recall.episodes_in_context
+                    found.episode_vector,
+                    found.episode_keyword,
+                    now,
+                    limit or recall.episodes_in_context,
                 )
             ),
             emotions=summarise_emotions(found.emotions, now=now, days=recall.emotion_days),
@@ -146,11 +157,14 @@ class Recaller:
             since = now - timedelta(days=recall.emotion_days)
             found.emotions = await self._store.list_emotions(scope, since=since, until=now)
 
-        async with anyio.create_task_group() as group:
-            group.start_soon(emotions)
-            if searched:
-                group.start_soon(by_vector)
-                group.start_soon(by_keywords)
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(emotions)
+                if searched:
+                    group.start_soon(by_vector)
+                    group.start_soon(by_keywords)
+        except ExceptionGroup as failures:
+            raise first_omoide_error(failures) from failures
         return found
 
     def _only_related(self, found: _Found, query: str) -> _Found:
@@ -198,6 +212,16 @@ class Recaller:
             for item_id, score in relevance.items()
         ]
         return rank(candidates, weights=self._config.ranking, now=now)[:limit]
+
+
+def first_omoide_error(failures: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first of our own errors inside a task group's failures (the group if none)."""
+    for failure in failures.exceptions:
+        if isinstance(failure, BaseExceptionGroup):
+            failure = first_omoide_error(failure)
+        if isinstance(failure, OmoideError):
+            return failure
+    return failures
 
 
 def importance_of(memory: Episode | Fact) -> float:
