@@ -32,6 +32,7 @@ from omoide.memory.extraction_values import (
 )
 from omoide.memory.importance import to_unit_interval
 from omoide.memory.llm_reply import ask_json, json_number
+from omoide.memory.patterns import is_low_signal
 from omoide.metrics import Metrics
 
 MAX_FACT_CHARS = 500
@@ -224,6 +225,10 @@ class LLMFactExtractor:
         self._metrics = metrics
         self._fallback = fallback
         self._options = ChatOptions(max_tokens=512, temperature=0.0, json_mode=True)
+
+    def may_hold_facts(self, user_message: str) -> bool:
+        """Anything but a low-signal reaction ("ㅋㅋ", "www", "ok") may hold a fact."""
+        return not is_low_signal(user_message)
 
     async def extract(
         self,

@@ -194,6 +194,9 @@ def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> lis
 class RuleFactExtractor:
     """A :class:`~omoide.memory.extraction.FactExtractor` made of patterns; no model."""
 
+    def may_hold_facts(self, user_message: str) -> bool:
+        return bool(find_facts(user_message))
+
     async def extract(
         self,
         user_message: str,

@@ -59,6 +59,11 @@ class FactDecision:
 class FactExtractor(Protocol):
     """Finds facts about the viewer in one exchange and decides how they change memory."""
 
+    def may_hold_facts(self, user_message: str) -> bool:
+        """A cheap check before the search for related facts: ``False`` means
+        :meth:`extract` would find nothing, so the write path can skip it."""
+        ...
+
     async def extract(
         self,
         user_message: str,

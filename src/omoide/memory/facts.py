@@ -77,6 +77,8 @@ class FactKeeper:
         episode_vector: Vector,
         extractor: FactExtractor,
     ) -> list[FactChange]:
+        if not extractor.may_hold_facts(episode.user_message):
+            return []
         existing = await self.related_facts(episode.scope, episode_vector, episode.user_message)
         decisions = await extractor.extract(
             episode.user_message, episode.bot_message, user_name=user_name, existing=existing
