@@ -270,6 +270,8 @@ def main() -> None:
     app()
 
 
+from omoide.cli_server import register as register_server  # noqa: E402
 from omoide.cli_service import register  # noqa: E402 (the service commands need the above)
 
 register(app)
+register_server(app)

@@ -22,6 +22,17 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("./data")
     store: StoreName = "sqlite"
+    database_url: SecretStr | None = None
+    """PostgreSQL for the server profile (``postgresql://user:password@host:5432/omoide``)."""
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+    qdrant_grpc_port: int | None = Field(default=None, ge=1, le=65535)
+    """Talk gRPC to this port of the Qdrant host (faster than REST); REST when unset."""
+    qdrant_collection_prefix: str = "omoide"
+    qdrant_shards: int = Field(default=1, ge=1, le=1024)
+    qdrant_replication_factor: int = Field(default=1, ge=1, le=16)
+    qdrant_write_consistency: int = Field(default=1, ge=1, le=16)
+    database_pool_size: int = Field(default=10, ge=1, le=1000)
 
     embedder: EmbedderName = "use"
     embedder_model: str | None = None

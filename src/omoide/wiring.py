@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -29,7 +30,7 @@ from omoide.memory.extraction_rules import RuleFactExtractor
 from omoide.memory.facts import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import DurableTurnQueue
+from omoide.memory.queue import DurableTurnQueue, TurnQueue
 from omoide.memory.ranking import RankingWeights
 from omoide.memory.recall import Recaller
 from omoide.memory.relevance import cached_relevance_floor
@@ -39,6 +40,10 @@ from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, MemoryStore
 from omoide.store.sqlite.store import open_sqlite_store
 from omoide.store.state import SqliteCharacterStateStore
+
+if TYPE_CHECKING:  # the server extra is optional: imported where it is used
+    from omoide.store.server.endpoints import ServerConfig
+    from omoide.store.server.states import PostgresCharacterStateStore
 
 logger = logging.getLogger(__name__)
 
@@ -55,9 +60,9 @@ class Omoide:
     memory: MemoryManager
     chat_model: ChatModel | None
     characters: CharacterLibrary
-    queue: DurableTurnQueue
+    queue: TurnQueue
     drainer: QueueDrainer
-    states: SqliteCharacterStateStore
+    states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
 
     async def aclose(self) -> None:
@@ -181,7 +186,52 @@ async def build_store(settings: Settings, embedder: Embedder) -> MemoryStore:
         case "sqlite":
             return await open_sqlite_store(settings.database_path, embedding=info)
         case "server":
-            raise ConfigError("OMOIDE_STORE=server is not available in this build yet")
+            try:
+                from omoide.store.server import open_server_store
+            except ImportError as exc:
+                raise ConfigError(
+                    "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
+                ) from exc
+            return await open_server_store(server_config(settings), embedding=info)
+
+
+def server_config(settings: Settings) -> ServerConfig:
+    """The PostgreSQL + Qdrant endpoints named by the settings (OMOIDE_DATABASE_URL, ...)."""
+    from omoide.store.server.endpoints import ServerConfig
+
+    if settings.database_url is None or not settings.qdrant_url:
+        raise ConfigError("OMOIDE_STORE=server needs OMOIDE_DATABASE_URL and OMOIDE_QDRANT_URL")
+    key = settings.qdrant_api_key
+    return ServerConfig(
+        database_url=settings.database_url.get_secret_value(),
+        qdrant_url=settings.qdrant_url,
+        qdrant_api_key=key.get_secret_value() if key else None,
+        qdrant_grpc_port=settings.qdrant_grpc_port,
+        collection_prefix=settings.qdrant_collection_prefix,
+        shard_number=settings.qdrant_shards,
+        replication_factor=settings.qdrant_replication_factor,
+        write_consistency_factor=settings.qdrant_write_consistency,
+        pool_size=settings.database_pool_size,
+    )
+
+
+def build_service_state(
+    settings: Settings, store: MemoryStore, clock: Clock
+) -> tuple[TurnQueue, SqliteCharacterStateStore | PostgresCharacterStateStore]:
+    """The durable turn queue and the character states: files, or the server's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            queue = DurableTurnQueue(settings.queue_path, clock=clock)
+            return queue, SqliteCharacterStateStore(settings.state_path)
+        case "server":
+            from omoide.store.server import ServerMemoryStore
+            from omoide.store.server.states import PostgresCharacterStateStore
+            from omoide.store.server.turn_queue import PostgresTurnQueue
+
+            if not isinstance(store, ServerMemoryStore):
+                raise ConfigError("OMOIDE_STORE=server needs the server store")
+            database = store.engines.database
+            return PostgresTurnQueue(database, clock=clock), PostgresCharacterStateStore(database)
 
 
 def build_extractor(
@@ -255,9 +305,8 @@ async def build(
         clock=clock,
     )
     characters = CharacterLibrary(settings.characters_dirs)
-    queue = DurableTurnQueue(settings.queue_path, clock=clock)
+    queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
-    states = SqliteCharacterStateStore(settings.state_path)
     conversation = None
     if model is not None:
         conversation = Conversation(

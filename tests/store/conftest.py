@@ -5,7 +5,14 @@ from pathlib import Path
 from typing import Protocol
 
 import pytest
-from tests.store.backends import BACKENDS, OpenBackend
+from tests.server.servers import session_servers
+from tests.store.backends import (
+    BACKENDS,
+    SERVER_BACKENDS,
+    OpenBackend,
+    ServerBackend,
+    namespace_pool,
+)
 from tests.store.builders import EMBEDDING
 
 from omoide.store.base import EmbeddingInfo, MemoryStore
@@ -38,14 +45,24 @@ class _Opener:
         return store
 
 
-@pytest.fixture(params=sorted(BACKENDS))
+@pytest.fixture(params=sorted(BACKENDS) + list(SERVER_BACKENDS))
 async def store_factory(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[StoreFactory]:
-    opener = _Opener(BACKENDS[request.param], tmp_path)
-    yield opener
-    for store in opener.opened:
-        await store.close()
+    if request.param in BACKENDS:
+        opener = _Opener(BACKENDS[request.param], tmp_path)
+        yield opener
+        for store in opener.opened:
+            await store.close()
+        return
+    server = ServerBackend(namespace_pool(request.config, session_servers(request.config)))
+    opener = _Opener(server, tmp_path)
+    try:
+        yield opener
+    finally:
+        for store in opener.opened:
+            await store.close()
+        await server.give_back()
 
 
 @pytest.fixture

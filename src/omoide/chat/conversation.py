@@ -24,7 +24,7 @@ from omoide.domain import Scope, as_utc, check_identifier
 from omoide.errors import BackendError, BackendUnavailable, InvalidInput, OmoideError
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import DurableTurnQueue
+from omoide.memory.queue import TurnQueue
 from omoide.memory.recall import Recollection
 from omoide.memory.turns import TurnInput, TurnState, check_message
 from omoide.metrics import Metrics
@@ -101,7 +101,7 @@ class Conversation:
         characters: CharacterLibrary,
         states: CharacterStateStore,
         chat_model: ChatModel,
-        queue: DurableTurnQueue,
+        queue: TurnQueue,
         history: SessionHistory,
         clock: Clock,
         metrics: Metrics,

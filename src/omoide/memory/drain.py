@@ -10,7 +10,7 @@ import anyio
 
 from omoide.errors import InvalidInput, NotFound, OmoideError
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import DurableTurnQueue, QueuedTurn
+from omoide.memory.queue import QueuedTurn, TurnQueue
 from omoide.metrics import Metrics
 
 logger = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ class QueueDrainer:
 
     def __init__(
         self,
-        queue: DurableTurnQueue,
+        queue: TurnQueue,
         memory: MemoryManager,
         *,
         metrics: Metrics,

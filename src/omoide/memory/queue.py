@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import apsw
@@ -78,6 +78,22 @@ def turn_from_json(data: dict[str, Any]) -> TurnInput:
         user_name=data["user_name"],
         turn_id=data["turn_id"],
     )
+
+
+class TurnQueue(Protocol):
+    """Where accepted turns wait to be remembered: SQLite embedded, PostgreSQL on servers."""
+
+    async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]: ...
+
+    async def take(self, limit: int) -> list[QueuedTurn]: ...
+
+    async def done(self, job_ids: Sequence[int]) -> None: ...
+
+    async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None: ...
+
+    async def counts(self) -> dict[str, int]: ...
+
+    def close(self) -> None: ...
 
 
 class DurableTurnQueue:

@@ -1,0 +1,169 @@
+"""CLI commands of the server profile: ``check``, ``reindex`` and ``migrate``.
+
+They read the same settings as the service (``OMOIDE_DATABASE_URL``, ``OMOIDE_QDRANT_URL``,
+``OMOIDE_QDRANT_COLLECTION_PREFIX``, ...). ``check`` exits with 1 when Qdrant has drifted
+from PostgreSQL, ``migrate`` when its verification failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import anyio
+import typer
+from rich.console import Console
+
+from omoide.cli import AsJson, emit, errors, settings_from
+from omoide.cli_render import to_json
+from omoide.errors import ConfigError, OmoideError
+from omoide.wiring import server_config
+
+if TYPE_CHECKING:
+    from omoide.store.server.endpoints import ServerConfig
+
+console = Console()
+Result = TypeVar("Result")
+SQLITE_PREFIX = "sqlite:///"
+
+Repair = Annotated[bool, typer.Option("--repair", help="Re-publish drifted points")]
+Source = Annotated[
+    str, typer.Option("--from", help="The embedded store: sqlite:///path/to/omoide.sqlite3")
+]
+Target = Annotated[str, typer.Option("--to", help="Only 'server' (OMOIDE_DATABASE_URL + ...)")]
+Sample = Annotated[int, typer.Option(help="Scopes whose searches are compared", min=0)]
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(check)
+    app.command()(reindex)
+    app.command()(migrate)
+
+
+def _failed(exc: OmoideError) -> typer.Exit:
+    errors.print(f"[red]error:[/red] {exc}")
+    return typer.Exit(1)
+
+
+def _run(action: Callable[[], Awaitable[Result]]) -> Result:
+    try:
+        return anyio.run(action)
+    except OmoideError as exc:
+        raise _failed(exc) from exc
+
+
+def _server_config() -> ServerConfig:
+    """The server store named by the settings; a setting missing is exit code 1."""
+    try:
+        return server_config(settings_from(store="server"))
+    except OmoideError as exc:
+        raise _failed(exc) from exc
+
+
+def sqlite_path(url: str) -> Path:
+    """``sqlite:///relative/path`` or ``sqlite:////absolute/path`` as a path."""
+    if not url.startswith(SQLITE_PREFIX) or len(url) == len(SQLITE_PREFIX):
+        raise ConfigError(f"--from must be sqlite:///path/to/store.sqlite3 (got {url!r})")
+    return Path(url[len(SQLITE_PREFIX) :])
+
+
+def check(repair: Repair = False, as_json: AsJson = False) -> None:
+    """Compare Qdrant with PostgreSQL scope by scope; report (and repair) drift."""
+    from omoide.store.server.connect import open_recorded
+    from omoide.store.server.maintenance import check_drift, repair_drift
+
+    config = _server_config()
+
+    async def action() -> dict[str, Any]:
+        engines = await open_recorded(config)
+        if engines is None:
+            return {"in_step": True, "counts": {}, "drifted": [], "repaired": 0}
+        try:
+            report = await check_drift(engines)
+            repaired = await repair_drift(engines, report) if repair and not report.in_step else 0
+            if repaired:
+                report = await check_drift(engines)
+        finally:
+            await engines.close()
+        drifted = [to_json(scope) for scope in report.drifted]
+        return {
+            "in_step": report.in_step,
+            "counts": report.counts(),
+            "drifted": drifted,
+            "repaired": repaired,
+        }
+
+    result = _run(action)
+    emit(as_json, result, lambda: _show_check(result))
+    if not result["in_step"]:
+        raise typer.Exit(1)
+
+
+def _show_check(result: dict[str, Any]) -> None:
+    state = "[green]in step[/green]" if result["in_step"] else "[red]drifted[/red]"
+    console.print(f"Qdrant is {state} with PostgreSQL: {result['counts']}")
+    for scope in result["drifted"]:
+        console.print(
+            f"  {scope['kind']} {scope['scope_key']}: {len(scope['missing'])} missing, "
+            f"{len(scope['orphaned'])} orphaned, {len(scope['stale'])} stale"
+        )
+    if result["repaired"]:
+        console.print(f"repaired {result['repaired']} points")
+
+
+def reindex(as_json: AsJson = False) -> None:
+    """Rebuild the Qdrant collections from PostgreSQL (no re-embedding)."""
+    from omoide.store.server.connect import open_recorded
+    from omoide.store.server.maintenance import reindex as rebuild
+
+    config = _server_config()
+
+    async def action() -> dict[str, Any]:
+        engines = await open_recorded(config)
+        if engines is None:
+            return {"episodes": 0, "facts": 0, "repaired": 0}
+        try:
+            with console.status("rebuilding the vector index from PostgreSQL"):
+                report = await rebuild(engines)
+        finally:
+            await engines.close()
+        return dict(to_json(report))
+
+    result = _run(action)
+    emit(as_json, result, lambda: console.print(result))
+
+
+def migrate(
+    source: Source, target: Target = "server", sample: Sample = 20, as_json: AsJson = False
+) -> None:
+    """Copy an embedded store into the server store (vectors included), then verify it."""
+    from omoide.store.server.migrate import migrate_sqlite
+
+    if target != "server":
+        raise typer.BadParameter("only --to server is supported", param_hint="--to")
+    try:
+        path = sqlite_path(source)
+    except ConfigError as exc:
+        raise _failed(exc) from exc
+    config = _server_config()
+
+    async def action() -> dict[str, Any]:
+        with console.status(f"copying {path} to the server store"):
+            report = await migrate_sqlite(path, config, sample=sample)
+        return {"verified": report.verified, **dict(to_json(report)), "source": str(report.source)}
+
+    result = _run(action)
+    emit(as_json, result, lambda: _show_migration(result))
+    if not result["verified"]:
+        raise typer.Exit(1)
+
+
+def _show_migration(result: dict[str, Any]) -> None:
+    console.print(f"copied {result['copied']} from {result['source']} ({result['scopes']} scopes)")
+    matched = sum(1 for search in result["searches"] if search["matched"])
+    console.print(f"searches matching: {matched}/{len(result['searches'])}")
+    for scope in result["mismatched"]:
+        console.print(f"[red]counts differ[/red] {scope}")
+    verdict = "[green]verified[/green]" if result["verified"] else "[red]NOT verified[/red]"
+    console.print(verdict)

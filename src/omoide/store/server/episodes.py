@@ -1,0 +1,281 @@
+"""Episodes and emotion records in PostgreSQL, inside the caller's transaction.
+
+Functions that change what an episode's Qdrant point should be return the affected
+``internal_id`` values; the caller queues them in the outbox in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import psycopg.errors
+
+from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, check_identifier
+from omoide.errors import Conflict, InvalidInput, NotFound
+from omoide.store.base import EmbeddingInfo, TurnWrite
+from omoide.store.server.codec import (
+    EMOTION_COLUMNS,
+    EPISODE_COLUMNS,
+    emotion_from_row,
+    encode_metadata,
+    encode_strings,
+    episode_from_row,
+    optional_utc,
+    utc,
+)
+from omoide.store.server.database import Connection, execute, fetch_all, fetch_one
+from omoide.store.server.embedding import vector_bytes
+from omoide.store.server.filters import Conditions
+from omoide.store.server.scopes import ensure_scope_id
+from omoide.store.server.tombstones import write_tombstones
+
+FROM_EPISODES = "FROM episodes e JOIN scopes s ON s.id = e.scope_id"
+
+_INSERT_EPISODE = (
+    "INSERT INTO episodes (id, scope_id, user_message, bot_message, recorded_at, importance, "
+    "emotion, emotion_intensity, topics, scoring, last_recalled_at, recall_count, archived_at, "
+    "metadata, embedding) VALUES "
+    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::json, %s) RETURNING internal_id"
+)
+_INSERT_EMOTION = (
+    "INSERT INTO emotions (id, scope_id, emotion, intensity, recorded_at, trigger_topics, "
+    "episode_internal_id) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def check_turns(
+    character_id: str, turns: Sequence[TurnWrite], embedding: EmbeddingInfo
+) -> list[bytes | None]:
+    """Validate a batch before any of it is written; returns each turn's encoded vector."""
+    check_identifier(character_id, name="character_id")
+    encoded: list[bytes | None] = []
+    for turn in turns:
+        if not isinstance(turn, TurnWrite):
+            raise InvalidInput("write_turns takes TurnWrite values")
+        if turn.scope.character_id != character_id:
+            raise InvalidInput(
+                f"a turn for character {turn.scope.character_id!r} was written as {character_id!r}"
+            )
+        if turn.episode is not None and turn.episode.scope != turn.scope:
+            raise InvalidInput(
+                f"episode {turn.episode.id!r} is not in the turn's scope {turn.scope}"
+            )
+        if turn.emotion is not None and turn.emotion.scope != turn.scope:
+            raise InvalidInput(
+                f"emotion {turn.emotion.id!r} is not in the turn's scope {turn.scope}"
+            )
+        if turn.episode is None and turn.vector is not None:
+            raise InvalidInput("a turn without an episode must not carry a vector")
+        encoded.append(None if turn.vector is None else vector_bytes(turn.vector, embedding))
+    return encoded
+
+
+async def write_turns(
+    connection: Connection, turns: Sequence[TurnWrite], vectors: Sequence[bytes | None]
+) -> list[int]:
+    """Insert every turn's episode and emotion record; returns the new episodes' ids."""
+    written: list[int] = []
+    for turn, vector in zip(turns, vectors, strict=True):
+        scope_id = await ensure_scope_id(connection, turn.scope)
+        if turn.episode is not None:
+            written.append(await insert_episode(connection, scope_id, turn.episode, vector))
+        if turn.emotion is not None:
+            await insert_emotion(connection, scope_id, turn.emotion)
+    return written
+
+
+def _episode_values(episode: Episode, scope_id: int, vector: bytes | None) -> tuple[object, ...]:
+    check_identifier(episode.id, name="episode id")
+    return (
+        episode.id,
+        scope_id,
+        episode.user_message,
+        episode.bot_message,
+        utc(episode.recorded_at, name="recorded_at"),
+        episode.importance,
+        episode.emotion,
+        episode.emotion_intensity,
+        encode_strings(episode.topics, name="topics"),
+        episode.scoring.value,
+        optional_utc(episode.last_recalled_at, name="last_recalled_at"),
+        episode.recall_count,
+        optional_utc(episode.archived_at, name="archived_at"),
+        encode_metadata(episode.metadata),
+        vector,
+    )
+
+
+async def insert_episode(
+    connection: Connection, scope_id: int, episode: Episode, vector: bytes | None
+) -> int:
+    values = _episode_values(episode, scope_id, vector)
+    try:
+        row = await fetch_one(connection, _INSERT_EPISODE, values)
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict(f"episode {episode.id!r} already exists") from exc
+    assert row is not None
+    return int(row[0])
+
+
+async def insert_episodes(
+    connection: Connection, scope_id: int, rows: Sequence[tuple[Episode, bytes | None]]
+) -> list[int]:
+    """Insert many episodes of one scope in one pipelined statement (for bulk copies)."""
+    if not rows:
+        return []
+    values = [_episode_values(episode, scope_id, vector) for episode, vector in rows]
+    cursor = connection.cursor()
+    try:
+        await cursor.executemany(_INSERT_EPISODE, values, returning=True)
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict(f"an episode of scope id {scope_id} already exists") from exc
+    internal_ids: list[int] = []
+    while True:
+        row = await cursor.fetchone()
+        if row is not None:
+            internal_ids.append(int(row[0]))
+        if not cursor.nextset():
+            return internal_ids
+
+
+async def insert_emotion(connection: Connection, scope_id: int, emotion: EmotionRecord) -> None:
+    check_identifier(emotion.id, name="emotion id")
+    episode_internal_id = None
+    if emotion.episode_id is not None:
+        episode_internal_id = await episode_internal_id_of(connection, scope_id, emotion.episode_id)
+        if episode_internal_id is None:
+            raise InvalidInput(
+                f"emotion {emotion.id!r} refers to episode {emotion.episode_id!r}, "
+                f"which is not in scope {emotion.scope}"
+            )
+    values = (
+        emotion.id,
+        scope_id,
+        emotion.emotion,
+        emotion.intensity,
+        utc(emotion.recorded_at, name="recorded_at"),
+        encode_strings(emotion.trigger_topics, name="trigger_topics"),
+        episode_internal_id,
+    )
+    try:
+        await execute(connection, _INSERT_EMOTION, values)
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict(f"emotion record {emotion.id!r} already exists") from exc
+
+
+async def episode_internal_id_of(
+    connection: Connection, scope_id: int, episode_id: str
+) -> int | None:
+    row = await fetch_one(
+        connection,
+        "SELECT internal_id FROM episodes WHERE scope_id = %s AND id = %s",
+        (scope_id, episode_id),
+    )
+    return None if row is None else int(row[0])
+
+
+async def get_episode(
+    connection: Connection, scope: Scope, scope_id: int, episode_id: str
+) -> Episode:
+    row = await fetch_one(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} {FROM_EPISODES} WHERE e.scope_id = %s AND e.id = %s",
+        (scope_id, episode_id),
+    )
+    if row is None:
+        raise NotFound(f"episode {episode_id!r} not found in scope {scope}")
+    return episode_from_row(row)
+
+
+async def list_episodes(
+    connection: Connection, scope_id: int, conditions: Conditions, limit: int, offset: int
+) -> list[Episode]:
+    rows = await fetch_all(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} {FROM_EPISODES} WHERE e.scope_id = %s{conditions.sql} "
+        "ORDER BY e.recorded_at DESC, e.id DESC LIMIT %s OFFSET %s",
+        (scope_id, *conditions.parameters, limit, offset),
+    )
+    return [episode_from_row(row) for row in rows]
+
+
+async def count_episodes(connection: Connection, scope_id: int, conditions: Conditions) -> int:
+    row = await fetch_one(
+        connection,
+        f"SELECT count(*) FROM episodes e WHERE e.scope_id = %s{conditions.sql}",
+        (scope_id, *conditions.parameters),
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def episodes_by_internal_id(
+    connection: Connection, scope_id: int, internal_ids: Sequence[int], conditions: Conditions
+) -> dict[int, Episode]:
+    """The episodes among ``internal_ids`` that are in the scope and pass the filter."""
+    rows = await fetch_all(
+        connection,
+        f"SELECT e.internal_id, {EPISODE_COLUMNS} {FROM_EPISODES} "
+        f"WHERE e.scope_id = %s AND e.internal_id = ANY(%s){conditions.sql}",
+        (scope_id, list(internal_ids), *conditions.parameters),
+    )
+    return {int(row[0]): episode_from_row(row[1:]) for row in rows}
+
+
+async def record_recalls(
+    connection: Connection, scope_id: int, episode_ids: Sequence[str], at: datetime
+) -> None:
+    await execute(
+        connection,
+        "UPDATE episodes SET recall_count = recall_count + 1, last_recalled_at = %s "
+        "WHERE scope_id = %s AND id = ANY(%s)",
+        (at, scope_id, list(episode_ids)),
+    )
+
+
+async def archive_episodes(
+    connection: Connection, scope_id: int, episode_ids: Sequence[str], at: datetime
+) -> list[int]:
+    rows = await fetch_all(
+        connection,
+        "UPDATE episodes SET archived_at = %s WHERE scope_id = %s AND archived_at IS NULL "
+        "AND id = ANY(%s) RETURNING internal_id",
+        (at, scope_id, list(episode_ids)),
+    )
+    return [int(row[0]) for row in rows]
+
+
+async def delete_episode(
+    connection: Connection,
+    scope: Scope,
+    scope_id: int,
+    episode_id: str,
+    *,
+    reason: str,
+    at: datetime,
+) -> int:
+    """Delete one episode (its provenance links go with it) and leave a tombstone."""
+    row = await fetch_one(
+        connection,
+        "DELETE FROM episodes WHERE scope_id = %s AND id = %s RETURNING internal_id",
+        (scope_id, episode_id),
+    )
+    if row is None:
+        raise NotFound(f"episode {episode_id!r} not found in scope {scope}")
+    await write_tombstones(
+        connection, scope_id, MemoryKind.EPISODE, [episode_id], reason=reason, at=at
+    )
+    return int(row[0])
+
+
+async def list_emotions(
+    connection: Connection, scope_id: int, since: datetime, until: datetime
+) -> list[EmotionRecord]:
+    rows = await fetch_all(
+        connection,
+        f"SELECT {EMOTION_COLUMNS} FROM emotions m JOIN scopes s ON s.id = m.scope_id "
+        "WHERE m.scope_id = %s AND m.recorded_at BETWEEN %s AND %s ORDER BY m.recorded_at, m.id",
+        (scope_id, since, until),
+    )
+    return [emotion_from_row(row) for row in rows]

@@ -1,0 +1,104 @@
+"""Reading an embedded store file for a migration: every scope's records and stored vectors.
+
+Vectors are read from the file's sqlite-vec tables as they are (float32), so a migration
+never re-embeds anything. Only vectors of the file's current model are read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import apsw
+
+from omoide.domain import Scope, ScopeExport
+from omoide.errors import ConfigError
+from omoide.store.base import EmbeddingInfo
+from omoide.store.sqlite.connection import Database, fetch_all, open_database
+from omoide.store.sqlite.scopes import find_scope_id
+from omoide.store.sqlite.vectors import VectorSpace, current_space
+from omoide.store.sqlite.viewers import export_scope
+
+
+@dataclass(frozen=True, slots=True)
+class SourceScope:
+    """One scope of the file: its records, and vectors by memory id (float32 bytes)."""
+
+    export: ScopeExport
+    episode_vectors: dict[str, bytes]
+    fact_vectors: dict[str, bytes]
+
+
+def _vectors(
+    connection: apsw.Connection, table: str, records: str, scope_id: int, model_id: int
+) -> dict[str, bytes]:
+    rows = fetch_all(
+        connection,
+        f"SELECT rowid, model_id, embedding FROM {table} WHERE scope_id = ?",
+        (scope_id,),
+    )
+    wanted = {int(row[0]): bytes(row[2]) for row in rows if int(row[1]) == model_id}
+    ids = fetch_all(
+        connection, f"SELECT internal_id, id FROM {records} WHERE scope_id = ?", (scope_id,)
+    )
+    return {str(row[1]): wanted[int(row[0])] for row in ids if int(row[0]) in wanted}
+
+
+class SqliteSource:
+    """An embedded store file, read scope by scope."""
+
+    def __init__(self, database: Database, space: VectorSpace) -> None:
+        self._database = database
+        self._space = space
+
+    @property
+    def path(self) -> Path:
+        return self._database.path
+
+    @property
+    def embedding(self) -> EmbeddingInfo:
+        return self._space.embedding
+
+    async def scopes(self) -> list[Scope]:
+        """Every scope of the file, characters in order, each character-wide scope first."""
+        rows = await self._database.read(
+            lambda c: fetch_all(
+                c, "SELECT character_id, user_id FROM scopes ORDER BY character_id, user_id"
+            )
+        )
+        return [Scope(str(row[0]), row[1]) for row in rows]
+
+    async def read_scope(self, scope: Scope) -> SourceScope:
+        space = self._space
+
+        def read(connection: apsw.Connection) -> SourceScope:
+            scope_id = find_scope_id(connection, scope)
+            export = export_scope(connection, scope, scope_id)
+            if scope_id is None:
+                return SourceScope(export, {}, {})
+            return SourceScope(
+                export,
+                _vectors(connection, space.episode_table, "episodes", scope_id, space.model_id),
+                _vectors(connection, space.fact_table, "facts", scope_id, space.model_id),
+            )
+
+        return await self._database.read(read)
+
+    async def close(self) -> None:
+        await self._database.close()
+
+
+async def open_sqlite_source(path: Path) -> SqliteSource:
+    """Open an embedded store file that has a bound embedding model."""
+    if not Path(path).is_file():
+        raise ConfigError(f"no embedded store at {path}")
+    database = await open_database(Path(path))
+    try:
+        space = await database.read(current_space)
+    except BaseException:
+        await database.close()
+        raise
+    if space is None:
+        await database.close()
+        raise ConfigError(f"the embedded store {path} has never stored a memory")
+    return SqliteSource(database, space)

@@ -1,0 +1,360 @@
+"""The server store: records in PostgreSQL, vectors and keyword vectors in Qdrant.
+
+PostgreSQL is the source of truth and Qdrant a derived, repairable index: every write is
+one PostgreSQL transaction over records and vector-outbox entries, published to Qdrant
+after the commit (:mod:`.engines`, :mod:`.outbox`); every search is ranked by Qdrant and
+confirmed by PostgreSQL (:mod:`.searches`). The semantics are the embedded store's, and the
+same contract suite runs against both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from omoide.domain import (
+    EmotionRecord,
+    Episode,
+    Fact,
+    ForgetReport,
+    MemoryKind,
+    Scope,
+    ScopeExport,
+    Tombstone,
+    Vector,
+    ViewerSummary,
+    check_identifier,
+)
+from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, FactWrite, Hit, TurnWrite
+from omoide.store.server import episodes, facts, viewers
+from omoide.store.server.codec import utc
+from omoide.store.server.database import Connection
+from omoide.store.server.embedding import vector_bytes
+from omoide.store.server.engines import Changes, Engines, nothing_found
+from omoide.store.server.filters import episode_conditions, fact_conditions
+from omoide.store.server.scopes import ensure_scope_id
+from omoide.store.server.searches import keyword_search, vector_search
+from omoide.store.server.tombstones import list_tombstones, tombstone_for
+from omoide.store.sqlite.arguments import check_count, check_reason, check_scope, check_text
+
+
+class ServerMemoryStore:
+    """:class:`~omoide.store.base.MemoryStore` over PostgreSQL (records) and Qdrant (vectors)."""
+
+    def __init__(self, engines: Engines) -> None:
+        self._engines = engines
+
+    @property
+    def embedding(self) -> EmbeddingInfo:
+        return self._engines.embedding
+
+    @property
+    def engines(self) -> Engines:
+        """PostgreSQL and Qdrant: the queue, the character states and maintenance share them."""
+        return self._engines
+
+    # --- episodes and emotions -------------------------------------------------------
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        batch = list(turns)
+        vectors = episodes.check_turns(character_id, batch, self.embedding)
+        if not batch:
+            return
+
+        async def work(connection: Connection, changes: Changes) -> None:
+            changes.episodes.extend(await episodes.write_turns(connection, batch, vectors))
+
+        await self._engines.change(work)
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode:
+        return await self._engines.read(
+            scope,
+            lambda c, scope_id: episodes.get_episode(c, scope, scope_id, episode_id),
+            nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
+        )
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]:
+        """Newest first."""
+        conditions = episode_conditions(where)
+        check_count(limit, name="limit")
+        check_count(offset, name="offset")
+        return await self._engines.read(
+            scope,
+            lambda c, scope_id: episodes.list_episodes(c, scope_id, conditions, limit, offset),
+            list,
+        )
+
+    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int:
+        conditions = episode_conditions(where)
+        return await self._engines.read(
+            scope, lambda c, scope_id: episodes.count_episodes(c, scope_id, conditions), int
+        )
+
+    async def search_episode_vectors(
+        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]:
+        conditions = episode_conditions(where)
+        return await vector_search(
+            self._engines,
+            "episode",
+            scope,
+            vector,
+            conditions=conditions,
+            limit=limit,
+            fetch=episodes.episodes_by_internal_id,
+        )
+
+    async def search_episode_keywords(
+        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]:
+        conditions = episode_conditions(where)
+        return await keyword_search(
+            self._engines,
+            "episode",
+            scope,
+            text,
+            conditions=conditions,
+            limit=limit,
+            fetch=episodes.episodes_by_internal_id,
+        )
+
+    async def record_recalls(
+        self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
+    ) -> None:
+        """Reinforce recalled memories in one write: recall count up, last recall = at."""
+        episode_list = [check_text(value, name="episode id") for value in episode_ids]
+        fact_list = [check_text(value, name="fact id") for value in fact_ids]
+        moment = utc(at, name="at")
+        if not episode_list and not fact_list:
+            return
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
+            await episodes.record_recalls(connection, scope_id, episode_list, moment)
+            await facts.record_recalls(connection, scope_id, fact_list, moment)
+
+        await self._engines.change_scope(scope, work, lambda: None)
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int:
+        ids = [check_text(value, name="episode id") for value in episode_ids]
+        moment = utc(at, name="at")
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> int:
+            archived = await episodes.archive_episodes(connection, scope_id, ids, moment)
+            changes.episodes.extend(archived)
+            return len(archived)
+
+        return await self._engines.change_scope(scope, work, int)
+
+    async def delete_episode(
+        self, scope: Scope, episode_id: str, *, reason: str, at: datetime
+    ) -> Tombstone:
+        check_reason(reason)
+        tombstone = tombstone_for(scope, MemoryKind.EPISODE, episode_id, reason=reason, at=at)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
+            deleted = await episodes.delete_episode(
+                connection, scope, scope_id, episode_id, reason=reason, at=tombstone.deleted_at
+            )
+            changes.episodes.append(deleted)
+
+        missing = nothing_found(f"episode {episode_id!r} not found in scope {scope}")
+        await self._engines.change_scope(scope, work, missing)
+        return tombstone
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]:
+        """Oldest first; both ends inclusive."""
+        start, end = utc(since, name="since"), utc(until, name="until")
+        return await self._engines.read(
+            scope, lambda c, scope_id: episodes.list_emotions(c, scope_id, start, end), list
+        )
+
+    # --- facts -----------------------------------------------------------------------
+    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None:
+        check_scope(scope)
+        batch = list(writes)
+        vectors = facts.check_writes(scope, batch, self.embedding)
+        if not batch:
+            return
+
+        async def work(connection: Connection, changes: Changes) -> None:
+            scope_id = await ensure_scope_id(connection, scope)
+            for write, vector in zip(batch, vectors, strict=True):
+                changes.facts.append(
+                    await facts.insert_fact(connection, scope, scope_id, write.fact, vector)
+                )
+
+        await self._engines.change(work)
+
+    async def get_fact(self, scope: Scope, fact_id: str) -> Fact:
+        return await self._engines.read(
+            scope,
+            lambda c, scope_id: facts.get_fact(c, scope, scope_id, fact_id),
+            nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
+        )
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
+        conditions = fact_conditions(where)
+        return await self._engines.read(
+            scope, lambda c, scope_id: facts.list_facts(c, scope_id, conditions), list
+        )
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]:
+        conditions = fact_conditions(where)
+        return await vector_search(
+            self._engines,
+            "fact",
+            scope,
+            vector,
+            conditions=conditions,
+            limit=limit,
+            fetch=facts.facts_by_internal_id,
+        )
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]:
+        conditions = fact_conditions(where)
+        return await keyword_search(
+            self._engines,
+            "fact",
+            scope,
+            text,
+            conditions=conditions,
+            limit=limit,
+            fetch=facts.facts_by_internal_id,
+        )
+
+    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
+        """Replace a stored fact's fields (same id); a new vector when its text changed."""
+        facts.check_fact_scope(fact, scope)
+        encoded = None if vector is None else vector_bytes(vector, self.embedding)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
+            changes.facts.append(
+                await facts.update_fact(connection, scope, scope_id, fact, encoded)
+            )
+
+        missing = nothing_found(f"fact {fact.id!r} not found in scope {scope}")
+        await self._engines.change_scope(scope, work, missing)
+
+    async def supersede_fact(
+        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
+    ) -> Fact:
+        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
+        moment = utc(at, name="at")
+        (encoded,) = facts.check_writes(scope, [replacement], self.embedding)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> Fact:
+            stored, changed = await facts.supersede_fact(
+                connection, scope, scope_id, old_fact_id, replacement.fact, encoded, moment
+            )
+            changes.facts.extend(changed)
+            return stored
+
+        missing = nothing_found(f"fact {old_fact_id!r} not found in scope {scope}")
+        return await self._engines.change_scope(scope, work, missing)
+
+    async def delete_fact(
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
+    ) -> Tombstone:
+        check_reason(reason)
+        tombstone = tombstone_for(scope, MemoryKind.FACT, fact_id, reason=reason, at=at)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
+            deleted = await facts.delete_fact(
+                connection, scope, scope_id, fact_id, reason=reason, at=tombstone.deleted_at
+            )
+            changes.facts.append(deleted)
+
+        missing = nothing_found(f"fact {fact_id!r} not found in scope {scope}")
+        await self._engines.change_scope(scope, work, missing)
+        return tombstone
+
+    # --- viewers and characters --------------------------------------------------------
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
+        check_reason(reason)
+        moment = utc(at, name="at")
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> ForgetReport:
+            removed = viewers.Removed(changes.episodes, changes.facts)
+            return await viewers.forget_scope(
+                connection, scope, scope_id, removed, reason=reason, at=moment
+            )
+
+        return await self._engines.change_scope(scope, work, lambda: ForgetReport(scope, 0, 0, 0))
+
+    async def export_scope(self, scope: Scope) -> ScopeExport:
+        check_scope(scope)
+        return await self._engines.read(
+            scope,
+            lambda c, scope_id: viewers.export_scope(c, scope, scope_id),
+            lambda: ScopeExport(scope, (), (), (), ()),
+        )
+
+    async def list_tombstones(self, scope: Scope) -> list[Tombstone]:
+        return await self._engines.read(scope, list_tombstones, list)
+
+    async def list_viewers(
+        self, character_id: str, *, search: str | None, limit: int, offset: int = 0
+    ) -> list[ViewerSummary]:
+        check_identifier(character_id, name="character_id")
+        check_count(limit, name="limit")
+        check_count(offset, name="offset")
+        async with self._engines.database.transaction() as connection:
+            return await viewers.list_viewers(connection, character_id, search, limit, offset)
+
+    async def clear_character(
+        self, character_id: str, *, reason: str, at: datetime
+    ) -> ForgetReport:
+        check_identifier(character_id, name="character_id")
+        check_reason(reason)
+        moment = utc(at, name="at")
+
+        async def work(connection: Connection, changes: Changes) -> ForgetReport:
+            removed = viewers.Removed(changes.episodes, changes.facts)
+            return await viewers.clear_character(
+                connection, character_id, removed, reason=reason, at=moment
+            )
+
+        return await self._engines.change(work)
+
+    # --- maintenance -----------------------------------------------------------------
+    async def list_episodes_for_decay(
+        self, character_id: str, *, after_id: str | None, limit: int
+    ) -> list[Episode]:
+        """Unarchived episodes of every scope of one character, in id order, one page."""
+        check_identifier(character_id, name="character_id")
+        if after_id is not None:
+            check_text(after_id, name="after_id")
+        check_count(limit, name="limit")
+        async with self._engines.database.transaction() as connection:
+            return await viewers.list_episodes_for_decay(connection, character_id, after_id, limit)
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int:
+        """Destroy archived episodes, leaving tombstones; returns how many."""
+        check_identifier(character_id, name="character_id")
+        check_reason(reason)
+        moment = utc(at, name="at")
+        before = utc(archived_before, name="archived_before")
+
+        async def work(connection: Connection, changes: Changes) -> int:
+            purged = await viewers.purge_archived(
+                connection, character_id, archived_before=before, reason=reason, at=moment
+            )
+            changes.episodes.extend(purged)
+            return len(purged)
+
+        return await self._engines.change(work)
+
+    async def close(self) -> None:
+        await self._engines.close()
