@@ -15,7 +15,7 @@ import anyio
 import typer
 from rich.console import Console
 
-from omoide.cli import AsJson, emit, errors, settings_from
+from omoide.cli_common import AsJson, emit, errors, settings_from
 from omoide.cli_render import to_json
 from omoide.errors import ConfigError, OmoideError
 from omoide.wiring import server_config

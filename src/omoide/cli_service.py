@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.panel import Panel
 
 from omoide.chat.conversation import ChatRequest, Conversation, DoneEvent, ErrorEvent, TokenEvent
-from omoide.cli import DataDir, Embedder, errors, settings_from
+from omoide.cli_common import DataDir, Embedder, errors, settings_from
 from omoide.cli_keys import keys_app
 from omoide.clock import FixedClock
 from omoide.domain import Scope

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from omoide.character.identity import IdentityPolicy, IdentityService
 from omoide.character.library import CharacterLibrary
 from omoide.chat.conversation import Conversation
 from omoide.chat.history import SessionHistory
@@ -38,8 +39,10 @@ from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.store.sqlite.store import open_sqlite_store
 from omoide.store.state import SqliteCharacterStateStore
+from omoide.stream.service import GROWTH_FILE
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
@@ -64,12 +67,15 @@ class Omoide:
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
+    growth: SqliteGrowthStore
+    identity: IdentityService
 
     async def aclose(self) -> None:
         await self.drainer.drain_all()
         await self.memory.close()
         self.queue.close()
         self.states.close()
+        self.growth.close()
         for resource in (self.chat_model, self.embedder):
             close = getattr(resource, "aclose", None)
             if close is not None:
@@ -307,6 +313,14 @@ async def build(
     characters = CharacterLibrary(settings.characters_dirs)
     queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
+    growth = SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+    identity = IdentityService(
+        store=growth,
+        characters=characters,
+        policy=IdentityPolicy(),
+        clock=clock,
+        metrics=metrics,
+    )
     conversation = None
     if model is not None:
         conversation = Conversation(
@@ -319,6 +333,7 @@ async def build(
             clock=clock,
             metrics=metrics,
             on_queued=drainer.notify,
+            profiles=identity,
         )
     return Omoide(
         settings=settings,
@@ -333,4 +348,6 @@ async def build(
         drainer=drainer,
         states=states,
         conversation=conversation,
+        growth=growth,
+        identity=identity,
     )

@@ -17,10 +17,11 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 import anyio
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
-from omoide.api import routes_admin, routes_chat, routes_facts, routes_memory
+from omoide.api import routes_admin, routes_chat, routes_facts, routes_memory, routes_stream
 from omoide.api.auth import KeySource, is_loopback
+from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
@@ -29,6 +30,7 @@ from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.keys import KeyRing
 from omoide.llm.base import ChatModel
+from omoide.web import mount_web
 from omoide.wiring import build
 
 logger = logging.getLogger(__name__)
@@ -101,7 +103,8 @@ def _lifespan(
                 app.state.service = Service(built, keys, worker)
                 worker.start()
                 try:
-                    yield
+                    async with routes_stream.stream_service_running(app, built):
+                        yield
                 finally:
                     await worker.stop()
                     del app.state.service
@@ -136,6 +139,8 @@ def create_app(
     install_error_handlers(app)
     for module in (routes_chat, routes_memory, routes_facts, routes_admin):
         app.include_router(module.router)
+    app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+    mount_web(app)
     return app
 
 

@@ -2,16 +2,22 @@
 
 The router finds its :class:`~omoide.stream.service.StreamService` on
 ``request.app.state.stream_service``; :func:`stream_service_running` opens one, puts it
-there and runs its background worker for the life of the app::
+there and runs its background worker for the life of the app. In ``api/app.py``::
 
-    from omoide.api.routes_stream import router as stream_router, stream_service_running
+    from fastapi import Depends
+    from omoide.api import routes_stream
+    from omoide.api.dependencies import checked_character
 
-    app.include_router(stream_router)          # with the app's API-key dependency
-    async with stream_service_running(app, omoide):   # inside the app's lifespan
+    app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+
+    # in the lifespan, inside the task group, around the existing ``yield``:
+    async with routes_stream.stream_service_running(app, built):
         yield
 
-Errors are omoide errors (InvalidInput, NotFound, Conflict, ...); the app's exception
-handlers choose the status codes. Request and response models: :mod:`omoide.stream.wire`.
+Every route has the ``{character_id}`` path parameter, so the key check applies as a
+router dependency. Errors are omoide errors (InvalidInput, NotFound, Conflict, ...); the
+app's exception handlers choose the status codes. Request and response models are in
+:mod:`omoide.stream.wire`.
 """
 
 from __future__ import annotations

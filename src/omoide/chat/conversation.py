@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 from omoide.character.emotion import EmotionEngine
 from omoide.character.library import Character, CharacterLibrary
+from omoide.character.profile import CharacterProfile
 from omoide.character.state import CharacterState, initial_state
 from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
@@ -32,6 +34,12 @@ from omoide.metrics import Metrics
 logger = logging.getLogger(__name__)
 
 MAX_CHAT_MESSAGE_CHARS = 2000
+
+
+class ProfileSource(Protocol):
+    """Where a character's current (possibly evolved) profile comes from."""
+
+    async def current_profile(self, character_id: str) -> CharacterProfile: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +115,7 @@ class Conversation:
         metrics: Metrics,
         options: ChatOptions | None = None,
         on_queued: Callable[[], None] | None = None,
+        profiles: ProfileSource | None = None,
     ) -> None:
         self._memory = memory
         self._characters = characters
@@ -118,6 +127,7 @@ class Conversation:
         self._metrics = metrics
         self._options = options or ChatOptions(max_tokens=400, temperature=0.8)
         self._on_queued = on_queued
+        self._profiles = profiles
 
     async def prepare(self, request: ChatRequest) -> PreparedChat:
         """Load the character and state, recall memories and build the messages.
@@ -125,6 +135,9 @@ class Conversation:
         Raises NotFound for an unknown character before anything streams.
         """
         character = await self._characters.load(request.character_id)
+        if self._profiles is not None:
+            evolved = await self._profiles.current_profile(request.character_id)
+            character = replace(character, profile=evolved)
         now = as_utc(request.now, name="now") if request.now else self._clock.now()
         scope = request.scope
         state = await self._states.load(scope) or initial_state(character.profile)

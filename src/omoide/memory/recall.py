@@ -172,14 +172,14 @@ class Recaller:
         and (for facts) not among the best facts of a type the query asks about."""
         floors = self._floors
         fact_ids = {hit.item.id for hit in found.fact_keyword}
-        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score >= floors.facts)
+        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score > floors.facts)
         for category in cued_categories(query):
             in_category = [hit for hit in found.fact_vector if hit.item.category is category]
             per_category = self._config.recall.facts_per_cued_category
             fact_ids.update(hit.item.id for hit in in_category[:per_category])
         episode_ids = {hit.item.id for hit in found.episode_keyword}
         episode_ids.update(
-            hit.item.id for hit in found.episode_vector if hit.score >= floors.episodes
+            hit.item.id for hit in found.episode_vector if hit.score > floors.episodes
         )
         return _Found(
             episode_vector=[hit for hit in found.episode_vector if hit.item.id in episode_ids],

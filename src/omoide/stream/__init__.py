@@ -1,0 +1,68 @@
+"""Live streams: comments in, per-viewer memory, a diary, and a character that grows.
+
+::
+
+    service = await open_stream_service(omoide)
+    report = await service.ingest("haru", "stream-42", events)   # no model on this path
+    await service.flush_due()                                      # the background worker
+    end = await service.end_stream("haru", "stream-42")           # closing diary entry
+    entries = await service.diary("haru")
+    pending = await service.identity.changes("haru")              # proposed profile diffs
+
+See :mod:`omoide.stream.ingest` (what is kept), :mod:`omoide.stream.viewers` (batched model
+work per viewer), :mod:`omoide.stream.diary` and :mod:`omoide.character.identity`.
+"""
+
+from omoide.stream.client import StreamClient
+from omoide.stream.config import DEFAULT_DIARY_EVERY, StreamConfig
+from omoide.stream.diary import DiaryEntry, DiaryWriter, diary_entry_from_episode
+from omoide.stream.events import StreamEvent, event_from_json, events_from_json
+from omoide.stream.evolution import IdentityEvolver
+from omoide.stream.ingest import IngestReport, StreamIngestor
+from omoide.stream.records import (
+    DiaryJob,
+    DiaryReason,
+    StreamStatus,
+    ViewerSummaryRecord,
+)
+from omoide.stream.service import (
+    FlushReport,
+    GrowthStore,
+    OmoideParts,
+    StreamEnd,
+    StreamService,
+    StreamStats,
+    open_stream_service,
+)
+from omoide.stream.viewers import ViewerFlush, ViewerWorker
+from omoide.stream.writer import InteractionWriter, RuleOnlyWriter
+
+__all__ = [
+    "DEFAULT_DIARY_EVERY",
+    "DiaryEntry",
+    "DiaryJob",
+    "DiaryReason",
+    "DiaryWriter",
+    "FlushReport",
+    "GrowthStore",
+    "IdentityEvolver",
+    "IngestReport",
+    "InteractionWriter",
+    "OmoideParts",
+    "RuleOnlyWriter",
+    "StreamClient",
+    "StreamConfig",
+    "StreamEnd",
+    "StreamEvent",
+    "StreamIngestor",
+    "StreamService",
+    "StreamStats",
+    "StreamStatus",
+    "ViewerFlush",
+    "ViewerSummaryRecord",
+    "ViewerWorker",
+    "diary_entry_from_episode",
+    "event_from_json",
+    "events_from_json",
+    "open_stream_service",
+]

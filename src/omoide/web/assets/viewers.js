@@ -1,0 +1,122 @@
+// The sidebar's viewer list: search by id, counts, last seen, most recent first.
+// Each viewer is a link (#/character/viewers/id/tab), so Tab reaches it and Enter opens it.
+
+import { path } from "./api.js";
+import { byId, h, replaceChildren } from "./dom.js";
+import { formatAgo, formatTime, plural } from "./format.js";
+
+const PAGE = 50;
+const SEARCH_DELAY_MS = 250;
+
+export function viewerHash(character, viewer, tab = "facts") {
+  return `#/${encodeURIComponent(character)}/viewers/${encodeURIComponent(viewer)}/${tab}`;
+}
+
+export class ViewerList {
+  constructor({ api, onError }) {
+    this.api = api;
+    this.onError = onError;
+    this.list = byId("viewer-list");
+    this.count = byId("viewer-count");
+    this.more = byId("viewer-more");
+    this.query = byId("viewer-query");
+    this.character = null;
+    this.selected = null;
+    this.viewers = [];
+    this.exhausted = true;
+    this.generation = 0;
+    let timer = null;
+    this.query.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.reload(), SEARCH_DELAY_MS);
+    });
+    byId("viewer-search").addEventListener("submit", (event) => {
+      event.preventDefault();
+      clearTimeout(timer);
+      this.reload();
+    });
+    this.more.addEventListener("click", () => this.loadPage());
+  }
+
+  /** The loaded entry for a viewer id, if the list holds it. */
+  find(viewer) {
+    return this.viewers.find((entry) => entry.user_id === viewer) ?? null;
+  }
+
+  async show(character) {
+    if (character === this.character) return;
+    this.character = character;
+    this.query.value = "";
+    await this.reload();
+  }
+
+  async reload() {
+    this.generation += 1;
+    this.viewers = [];
+    this.exhausted = false;
+    replaceChildren(this.list);
+    await this.loadPage();
+  }
+
+  async loadPage() {
+    const generation = this.generation;
+    const search = this.query.value.trim();
+    try {
+      const page = await this.api.get(path`/v1/characters/${this.character}/users`, {
+        search, limit: PAGE, offset: this.viewers.length,
+      });
+      if (generation !== this.generation) return;
+      this.viewers.push(...page.users);
+      this.exhausted = page.users.length < PAGE;
+      this.list.append(...page.users.map((viewer) => this.item(viewer)));
+      this.renderCount(search);
+    } catch (error) {
+      if (generation === this.generation) this.onError(error);
+    }
+  }
+
+  renderCount(search) {
+    const shown = plural(this.viewers.length, "viewer");
+    const suffix = this.exhausted ? "" : "+";
+    this.count.textContent = search ? `${shown}${suffix} matching “${search}”` : `${shown}${suffix}`;
+    this.more.hidden = this.exhausted;
+    if (this.viewers.length === 0) {
+      this.list.append(h("li", { class: "muted empty" }, search ? "No viewer matches." : "No viewers remembered yet."));
+    }
+  }
+
+  item(viewer) {
+    const current = viewer.user_id === this.selected;
+    return h("li", { dataset: { viewer: viewer.user_id } },
+      h("a", {
+        class: "viewer-link",
+        href: viewerHash(this.character, viewer.user_id),
+        "aria-current": current ? "page" : false,
+      },
+      h("span", { class: "viewer-name" }, viewer.user_id),
+      h("span", { class: "viewer-counts" },
+        `${plural(viewer.episode_count, "episode")} · ${plural(viewer.fact_count, "fact")}`),
+      h("span", { class: "viewer-seen" }, "last seen ",
+        h("time", { datetime: viewer.last_seen_at ?? "", title: formatTime(viewer.last_seen_at) },
+          formatAgo(viewer.last_seen_at)))));
+  }
+
+  /** Mark the open viewer (aria-current) without reloading. */
+  select(viewer) {
+    this.selected = viewer;
+    for (const link of this.list.querySelectorAll(".viewer-link")) {
+      const isCurrent = link.parentElement.dataset.viewer === viewer;
+      if (isCurrent) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+  }
+
+  /** A viewer was forgotten: drop them from the list at once. */
+  remove(viewer) {
+    this.viewers = this.viewers.filter((entry) => entry.user_id !== viewer);
+    for (const item of this.list.querySelectorAll("li[data-viewer]")) {
+      if (item.dataset.viewer === viewer) item.remove();
+    }
+    this.renderCount(this.query.value.trim());
+  }
+}

@@ -1,0 +1,87 @@
+"""One memory store, embedder and character library for the whole stream test session
+(building them takes about a second), and per test: a fresh character (a copy of Haru
+under a new id), clock, metrics, scripted model and growth store."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from tests.stream.harness import START, Parts, StreamScript
+
+from omoide.character.library import builtin_characters_dir
+from omoide.clock import FixedClock
+from omoide.config import Settings
+from omoide.embed.hashing import HashingEmbedder
+from omoide.llm.scripted import ScriptedChatModel
+from omoide.metrics import Metrics
+from omoide.wiring import Omoide, build
+
+_NUMBERS = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("stream-shared")
+
+
+@pytest.fixture(scope="session")
+async def shared(shared_dir: Path) -> AsyncIterator[Omoide]:
+    settings = Settings(
+        data_dir=shared_dir / "data", llm="none", characters_dirs=[shared_dir / "characters"]
+    )
+    built = await build(settings, clock=FixedClock(START), embedder=HashingEmbedder(256))
+    try:
+        yield built
+    finally:
+        await built.aclose()
+
+
+@pytest.fixture
+def cid(shared_dir: Path) -> Iterator[str]:
+    """A character of its own for this test: Haru's folder under a new id."""
+    character_id = f"haru{next(_NUMBERS)}"
+    target = shared_dir / "characters" / character_id
+    shutil.copytree(builtin_characters_dir() / "haru", target)
+    profile = target / "profile.yaml"
+    text = profile.read_text(encoding="utf-8").replace("\nid: haru\n", f"\nid: {character_id}\n")
+    profile.write_text(text, encoding="utf-8")
+    yield character_id
+
+
+@pytest.fixture
+def script() -> StreamScript:
+    return StreamScript()
+
+
+@pytest.fixture
+def model(script: StreamScript) -> ScriptedChatModel:
+    return ScriptedChatModel(responder=script)
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(START)
+
+
+@pytest.fixture
+def omoide(shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path: Path) -> Parts:
+    return Parts(
+        settings=shared.settings,
+        clock=clock,
+        metrics=Metrics(),
+        embedder=shared.embedder,
+        store=shared.store,
+        characters=shared.characters,
+        chat_model=model,
+        memory=shared.memory,
+        growth_path=tmp_path / "growth.sqlite3",
+    )

@@ -1,0 +1,164 @@
+"""``omoide stream`` and ``omoide identity`` through typer's runner, on the library and
+against a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+import uvicorn
+from fastapi import FastAPI
+from tests.stream.harness import START, StreamScript
+from typer.testing import CliRunner
+
+from omoide.api.errors import install_error_handlers
+from omoide.api.routes_stream import router, stream_service_running
+from omoide.cli_stream import register
+from omoide.config import Settings
+from omoide.llm.scripted import ScriptedChatModel
+from omoide.wiring import build
+
+ENV = {"OMOIDE_EMBEDDER": "hashing", "OMOIDE_LLM": "scripted"}
+STARTUP_SECONDS = 30.0
+
+
+def cli() -> typer.Typer:
+    app = typer.Typer()
+    register(app)
+    return app
+
+
+def write_log(path: Path, count: int, *, bad_line: int | None = None) -> Path:
+    lines = []
+    for index in range(count):
+        event: dict[str, Any] = {
+            "viewer_id": f"v{index % 4}",
+            "display_name": f"Fan {index % 4}",
+            "text": f"I really love Minecraft, day {index}" if index % 2 else "www",
+            "time": (START + timedelta(seconds=index)).isoformat(),
+            "platform": "youtube",
+        }
+        if index % 5 == 0:
+            event["reply"] = "Thanks!"
+        if bad_line is not None and index + 1 == bad_line:
+            event["time"] = "not a time"
+        lines.append(json.dumps(event, ensure_ascii=False))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def invoke(*args: str) -> Any:
+    result = CliRunner().invoke(cli(), list(args), env=ENV)
+    return result
+
+
+def test_replay_and_end_on_the_library(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "chat.jsonl", 24)
+    data = str(tmp_path / "data")
+    options = ["-c", "haru", "-s", "s1", "--data-dir", data, "--batch-size", "10"]
+    result = invoke("stream", "replay", str(log), *options, "--end", "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["ingest"]["received"] == 24
+    assert payload["ingest"]["skipped_low_signal"] == 12 - 3, "three were answered"
+    assert payload["ingest"]["replied"] == 5
+    assert payload["ingest"]["comment_count"] == 24
+    assert payload["end"]["diary"]["comment_count"] == 24
+    assert payload["end"]["diary"]["method"] == "structured"
+    assert payload["llm_calls_per_1000_messages"] == 0
+
+    again = invoke("stream", "end", "-c", "haru", "-s", "s1", "--data-dir", data)
+    assert again.exit_code == 1 and "already ended" in again.output
+    versions = invoke("identity", "versions", "-c", "haru", "--data-dir", data)
+    assert versions.exit_code == 0 and "no versions yet" in versions.output
+
+
+def test_a_bad_line_is_named_and_nothing_is_sent(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "chat.jsonl", 6, bad_line=4)
+    data = str(tmp_path / "data")
+    result = invoke("stream", "replay", str(log), "-c", "haru", "-s", "s1", "--data-dir", data)
+    assert result.exit_code == 1
+    assert "chat.jsonl:4" in result.output and "time" in result.output
+    ended = invoke("stream", "end", "-c", "haru", "-s", "s1", "--data-dir", data)
+    assert ended.exit_code == 1 and "has no comments" in ended.output
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    script = StreamScript()
+    script.identity_diff = {
+        "likes": ["롤과 마인크래프트 (마크에서 집 짓기)", "Minecraft 건축 방송"]
+    }
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        settings = Settings(data_dir=tmp_path / "server", embedder="hashing", llm="none")
+        built = await build(settings, chat_model=ScriptedChatModel(responder=script))
+        likes = (await built.characters.load("haru")).profile.likes
+        script.identity_diff = {"likes": [*likes, "Minecraft 건축 방송"]}
+        try:
+            async with stream_service_running(app, built, use_llm=True):
+                yield
+        finally:
+            await built.aclose()
+
+    app = FastAPI(lifespan=lifespan)
+    install_error_handlers(app)
+    app.include_router(router)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while not running.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running.started, "the test server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        running.should_exit = True
+        thread.join(timeout=STARTUP_SECONDS)
+
+
+def test_replay_and_review_identity_over_http(tmp_path: Path, server: str) -> None:
+    log = write_log(tmp_path / "chat.jsonl", 12)
+    remote = ("--url", server, "--api-key", "not-checked-here")
+    replay = invoke("stream", "replay", str(log), "-c", "haru", "-s", "s1", *remote, "--json")
+    assert replay.exit_code == 0, replay.output
+    assert json.loads(replay.output)["ingest"]["received"] == 12
+    end = invoke("stream", "end", "-c", "haru", "-s", "s1", *remote, "--json")
+    assert end.exit_code == 0, end.output
+    (outcome,) = json.loads(end.output)["identity"]
+    assert outcome["status"] == "pending"
+
+    pending = invoke("identity", "pending", "-c", "haru", *remote)
+    assert outcome["change_id"] in pending.output and "Minecraft 건축 방송" in pending.output
+    approve = invoke("identity", "approve", outcome["change_id"], "-c", "haru", *remote)
+    assert approve.exit_code == 0 and "version 1" in approve.output
+    diff = invoke("identity", "diff", "1", "-c", "haru", *remote, "--json")
+    (change,) = json.loads(diff.output)["changes"]
+    assert change["field"] == "likes" and change["after"][-1] == "Minecraft 건축 방송"
+    rollback = invoke("identity", "rollback", "0", "-c", "haru", *remote)
+    assert rollback.exit_code == 0 and "version 2" in rollback.output
+    against = invoke("identity", "diff", "2", "--against", "0", "-c", "haru", *remote)
+    assert "no differences" in against.output
+    versions = invoke("identity", "versions", "-c", "haru", *remote, "--json")
+    assert [v["version"] for v in json.loads(versions.output)["versions"]] == [0, 1, 2]
+    missing = invoke("identity", "approve", "nope", "-c", "haru", *remote)
+    assert missing.exit_code == 1 and "error" in missing.output
