@@ -1,0 +1,156 @@
+"""Identity versions and pending changes, as tables in the growth store's SQLite file.
+
+:class:`IdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
+half of :class:`~omoide.store.growth_sqlite.SqliteGrowthStore`, which holds one and
+delegates to it; both run their work on the same :class:`~omoide.store.growth_db.GrowthDatabase`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import apsw
+
+from omoide.character.identity_store import (
+    ChangeStatus,
+    IdentityVersion,
+    PendingChange,
+    changes_from_json,
+    changes_to_json,
+    profile_from_json,
+    profile_to_json,
+    refused_from_json,
+    refused_to_json,
+)
+from omoide.errors import Conflict, NotFound
+from omoide.store import growth_db as db
+
+
+def create_identity_tables(connection: apsw.Connection) -> None:
+    connection.execute("""
+        CREATE TABLE identity_versions (
+            character_id TEXT NOT NULL, number INTEGER NOT NULL, profile TEXT NOT NULL,
+            changes TEXT NOT NULL, reason TEXT NOT NULL, created_at TEXT NOT NULL,
+            diary_entry_id TEXT, change_id TEXT, PRIMARY KEY (character_id, number));
+        CREATE TABLE identity_changes (
+            id TEXT PRIMARY KEY, character_id TEXT NOT NULL, base_version INTEGER,
+            changes TEXT NOT NULL, refused TEXT NOT NULL, created_at TEXT NOT NULL,
+            status TEXT NOT NULL, diary_entry_id TEXT, decided_at TEXT, version INTEGER);
+        CREATE INDEX identity_changes_by_character ON identity_changes (character_id, created_at);
+    """)
+
+
+def _version(row: dict[str, Any]) -> IdentityVersion:
+    decoded: dict[str, Any] = {"profile": profile_from_json(row["profile"])}
+    decoded["changes"] = changes_from_json(row["changes"])
+    return IdentityVersion(**db.with_times(row, "created_at") | decoded)
+
+
+def _change(row: dict[str, Any]) -> PendingChange:
+    decoded: dict[str, Any] = {"status": ChangeStatus(row["status"])}
+    decoded["changes"] = changes_from_json(row["changes"])
+    decoded["refused"] = refused_from_json(row["refused"])
+    return PendingChange(**db.with_times(row, "created_at", "decided_at") | decoded)
+
+
+class IdentityTables:
+    """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
+
+    def __init__(self, database: db.GrowthDatabase) -> None:
+        self._database = database
+
+    async def list_versions(self, character_id: str) -> list[IdentityVersion]:
+        sql = f"{_SELECT_VERSIONS} ORDER BY number"
+        rows = await self._database.run(lambda c: db.rows(c, sql, (character_id,)))
+        return [_version(row) for row in rows]
+
+    async def latest_version(self, character_id: str) -> IdentityVersion | None:
+        sql = f"{_SELECT_VERSIONS} ORDER BY number DESC LIMIT 1"
+        row = await self._database.run(lambda c: db.one(c, sql, (character_id,)))
+        return None if row is None else _version(row)
+
+    async def add_version(
+        self, version: IdentityVersion, *, decided: PendingChange | None = None
+    ) -> None:
+        v = version
+        row = (
+            v.character_id,
+            v.number,
+            profile_to_json(v.profile),
+            changes_to_json(v.changes),
+            v.reason,
+            db.time_text(v.created_at),
+            v.diary_entry_id,
+            v.change_id,
+        )
+
+        def write(c: apsw.Connection) -> None:
+            try:
+                c.execute(_INSERT_VERSION, row)
+            except apsw.ConstraintError as exc:
+                taken = f"version {v.number} of character {v.character_id!r} already exists"
+                raise Conflict(taken) from exc
+            if decided is not None:
+                _decide(c, decided)
+
+        await self._database.run(write)
+
+    async def add_change(self, change: PendingChange) -> None:
+        h = change
+        row = (
+            h.id,
+            h.character_id,
+            h.base_version,
+            changes_to_json(h.changes),
+            refused_to_json(h.refused),
+            db.time_text(h.created_at),
+            h.status.value,
+            h.diary_entry_id,
+            None if h.decided_at is None else db.time_text(h.decided_at),
+            h.version,
+        )
+        await self._database.run(lambda c: c.execute(_INSERT_CHANGE, row))
+
+    async def get_change(self, character_id: str, change_id: str) -> PendingChange:
+        sql = f"SELECT {_CHANGE_COLUMNS} FROM identity_changes WHERE character_id = ? AND id = ?"
+        row = await self._database.run(lambda c: db.one(c, sql, (character_id, change_id)))
+        if row is None:
+            raise NotFound(f"character {character_id!r} has no identity change {change_id!r}")
+        return _change(row)
+
+    async def list_changes(
+        self, character_id: str, *, status: ChangeStatus | None
+    ) -> list[PendingChange]:
+        wanted = (character_id, None if status is None else status.value)
+        rows = await self._database.run(lambda c: db.rows(c, _LIST_CHANGES, wanted))
+        return [_change(row) for row in rows]
+
+    async def save_decision(self, change: PendingChange) -> None:
+        await self._database.run(lambda c: _decide(c, change))
+
+
+def _decide(c: apsw.Connection, change: PendingChange) -> None:
+    decided = None if change.decided_at is None else db.time_text(change.decided_at)
+    c.execute(
+        "UPDATE identity_changes SET status = ?, decided_at = ?, version = ? "
+        "WHERE id = ? AND character_id = ?",
+        (change.status.value, decided, change.version, change.id, change.character_id),
+    )
+
+
+_VERSION_COLUMNS = (
+    "character_id, number, profile, changes, reason, created_at, diary_entry_id, change_id"
+)
+_SELECT_VERSIONS = f"SELECT {_VERSION_COLUMNS} FROM identity_versions WHERE character_id = ?"
+_INSERT_VERSION = (
+    f"INSERT INTO identity_versions ({_VERSION_COLUMNS}) VALUES ({', '.join('?' * 8)})"
+)
+_CHANGE_COLUMNS = (
+    "id, character_id, base_version, changes, refused, created_at, status, diary_entry_id, "
+    "decided_at, version"
+)
+_INSERT_CHANGE = f"INSERT INTO identity_changes ({_CHANGE_COLUMNS}) VALUES ({', '.join('?' * 10)})"
+_LIST_CHANGES = (
+    f"SELECT {_CHANGE_COLUMNS} FROM identity_changes WHERE character_id = ?1 "
+    "AND (?2 IS NULL OR status = ?2) ORDER BY created_at, rowid"
+)
