@@ -4,6 +4,7 @@ import uuid
 from collections.abc import AsyncIterator
 
 import pytest
+
 from tests.api.harness import Api, make_characters_dir, make_settings, running_api
 
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
-from tests.api.harness import Api, make_characters_dir, make_settings, running_api, viewer_path
 from typer.testing import CliRunner
 
 from omoide.api.app import create_app
@@ -17,6 +16,7 @@ from omoide.api.auth import is_loopback
 from omoide.cli import app as cli_app
 from omoide.errors import ConfigError
 from omoide.keys import KeyFile, key_file_path
+from tests.api.harness import Api, make_characters_dir, make_settings, running_api, viewer_path
 
 pytestmark = pytest.mark.anyio
 

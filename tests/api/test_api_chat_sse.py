@@ -11,6 +11,11 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+
+from omoide.api.app import create_app
+from omoide.clock import FixedClock
+from omoide.embed.hashing import HashingEmbedder
+from omoide.llm.scripted import ScriptedChatModel
 from tests.api.harness import (
     NOW,
     QueryFailingEmbedder,
@@ -21,11 +26,6 @@ from tests.api.harness import (
     viewer_path,
 )
 from tests.llm.fake_servers import FakeChatServer, openai_stream, running_server
-
-from omoide.api.app import create_app
-from omoide.clock import FixedClock
-from omoide.embed.hashing import HashingEmbedder
-from omoide.llm.scripted import ScriptedChatModel
 
 pytestmark = pytest.mark.anyio
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from tests.api.harness import free_port, viewer_path
 
 START_TIMEOUT_SECONDS = 60.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio

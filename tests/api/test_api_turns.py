@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.api.harness import Api, viewer_path
 
 from omoide.domain import Scope
 from omoide.memory.turns import TurnInput
+from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from tests.embed.scripted_http import ScriptedEmbeddingServer
 
 from omoide.embed import E5Embedder, USEEmbedder
+from tests.embed.scripted_http import ScriptedEmbeddingServer
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
-from tests.embed.scripted_http import ScriptedEmbeddingServer, expected_unit_vector
 
 from omoide.clock import FixedClock
 from omoide.embed import CachedQueryEmbedder, HashingEmbedder, OllamaEmbedder, RetryPolicy
 from omoide.errors import ConfigError
+from tests.embed.scripted_http import ScriptedEmbeddingServer, expected_unit_vector
 
 pytestmark = pytest.mark.anyio
 

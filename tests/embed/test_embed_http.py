@@ -6,15 +6,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import numpy as np
 import pytest
+
+from omoide.embed import OllamaEmbedder, OpenAIEmbedder, RetryPolicy
+from omoide.errors import BackendError, BackendUnavailable, ConfigError
 from tests.embed.scripted_http import (
     PlannedReply,
     ScriptedEmbeddingServer,
     closed_port_url,
     expected_unit_vector,
 )
-
-from omoide.embed import OllamaEmbedder, OpenAIEmbedder, RetryPolicy
-from omoide.errors import BackendError, BackendUnavailable, ConfigError
 
 FAST_RETRY = RetryPolicy(max_attempts=3, initial_delay_seconds=0.01, max_delay_seconds=0.05)
 HttpEmbedder = OllamaEmbedder | OpenAIEmbedder

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+
 from tests.llm.fake_servers import FakeChatServer, running_server
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from omoide.errors import BackendError, BackendUnavailable
+from omoide.llm import AnthropicChatModel, ChatMessage, ChatOptions, RetryPolicy
+from omoide.llm.anthropic import API_VERSION, JSON_INSTRUCTION, anthropic_request_body
 from tests.llm.fake_servers import (
     FakeChatServer,
     Reply,
@@ -14,10 +18,6 @@ from tests.llm.fake_servers import (
     anthropic_stream,
     error_reply,
 )
-
-from omoide.errors import BackendError, BackendUnavailable
-from omoide.llm import AnthropicChatModel, ChatMessage, ChatOptions, RetryPolicy
-from omoide.llm.anthropic import API_VERSION, JSON_INSTRUCTION, anthropic_request_body
 
 SECRET = "sk-ant-test-secret-123456"
 FAST_RETRY = RetryPolicy(max_retries=2, base_delay_seconds=0.001, max_delay_seconds=0.005)

@@ -10,6 +10,16 @@ from typing import Any
 
 import httpx
 import pytest
+
+from omoide.errors import BackendError, BackendUnavailable, ConfigError, InvalidInput
+from omoide.llm import (
+    AnthropicChatModel,
+    ChatMessage,
+    ChatOptions,
+    OllamaChatModel,
+    OpenAIChatModel,
+    RetryPolicy,
+)
 from tests.llm.fake_servers import (
     FakeChatServer,
     Reply,
@@ -23,16 +33,6 @@ from tests.llm.fake_servers import (
     ollama_stream,
     openai_reply,
     openai_stream,
-)
-
-from omoide.errors import BackendError, BackendUnavailable, ConfigError, InvalidInput
-from omoide.llm import (
-    AnthropicChatModel,
-    ChatMessage,
-    ChatOptions,
-    OllamaChatModel,
-    OpenAIChatModel,
-    RetryPolicy,
 )
 
 HttpChatModel = OllamaChatModel | OpenAIChatModel | AnthropicChatModel

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.llm.fake_servers import FakeChatServer, Reply, StreamedReply, ollama_stream
 
 from omoide.errors import BackendError, BackendUnavailable
 from omoide.llm import ChatMessage, ChatOptions, OllamaChatModel, RetryPolicy
 from omoide.llm.ollama import DEFAULT_BASE_URL
+from tests.llm.fake_servers import FakeChatServer, Reply, StreamedReply, ollama_stream
 
 MESSAGES = [
     ChatMessage("system", "あなたはハル。"),

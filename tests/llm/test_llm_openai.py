@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import pytest
+
+from omoide.errors import BackendError, BackendUnavailable
+from omoide.llm import ChatMessage, ChatOptions, OpenAIChatModel
+from omoide.llm.openai import chat_completions_url
 from tests.llm.fake_servers import (
     FakeChatServer,
     Reply,
@@ -11,10 +15,6 @@ from tests.llm.fake_servers import (
     openai_chunk,
     openai_reply,
 )
-
-from omoide.errors import BackendError, BackendUnavailable
-from omoide.llm import ChatMessage, ChatOptions, OpenAIChatModel
-from omoide.llm.openai import chat_completions_url
 
 MESSAGES = [ChatMessage("system", "You are Haru."), ChatMessage("user", "Do you remember me?")]
 SECRET = "sk-test-0123456789abcdef"

@@ -4,11 +4,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+
+from omoide.store.server import Engines, ServerConfig, ServerMemoryStore, open_server_store
 from tests.server.servers import LocalServers, session_servers
 from tests.store.backends import ServerBackend, namespace_pool, server_config
 from tests.store.builders import EMBEDDING
-
-from omoide.store.server import Engines, ServerConfig, ServerMemoryStore, open_server_store
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ import os
 import sys
 
 import anyio
-from tests.store.builders import EMBEDDING, at, episode, turn
 
 from omoide.domain import Scope
 from omoide.store.server import ServerConfig, open_server_store
+from tests.store.builders import EMBEDDING, at, episode, turn
 
 VIEWER = Scope("haru", "minjun")
 

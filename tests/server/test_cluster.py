@@ -17,15 +17,15 @@ from typing import Any
 
 import anyio
 import pytest
-from scripts import local_servers
-from scripts.local_servers import QdrantNode
-from tests.server.servers import LocalServers
-from tests.store.builders import EMBEDDING, episode, text_vector, turn
 
 from omoide.domain import Scope
 from omoide.store.base import EpisodeFilter
 from omoide.store.server import ServerConfig, ServerMemoryStore, open_server_store
 from omoide.store.server.maintenance import check_drift
+from scripts import local_servers
+from scripts.local_servers import QdrantNode
+from tests.server.servers import LocalServers
+from tests.store.builders import EMBEDDING, episode, text_vector, turn
 
 pytestmark = pytest.mark.anyio
 

@@ -16,6 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
+
 from scripts import local_servers
 from tests.server.servers import unavailable
 

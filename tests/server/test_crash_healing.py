@@ -23,15 +23,15 @@ import anyio
 import psycopg
 import pytest
 from qdrant_client import AsyncQdrantClient
-from tests.server.proxy import QdrantProxy
-from tests.server.servers import LocalServers
-from tests.store.backends import with_search_path
-from tests.store.builders import EMBEDDING, episode, turn
 
 from omoide.domain import Scope
 from omoide.store.base import EpisodeFilter
 from omoide.store.server import ServerConfig, ServerMemoryStore, open_engines, open_server_store
 from omoide.store.server.maintenance import check_drift
+from tests.server.proxy import QdrantProxy
+from tests.server.servers import LocalServers
+from tests.store.backends import with_search_path
+from tests.store.builders import EMBEDDING, episode, turn
 
 pytestmark = pytest.mark.anyio
 

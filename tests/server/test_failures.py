@@ -8,16 +8,16 @@ import psycopg
 import psycopg.errors
 import pytest
 from psycopg_pool import PoolTimeout
-from scripts.local_servers import free_port
-from tests.server.servers import LocalServers
-from tests.store.backends import with_search_path
-from tests.store.builders import EMBEDDING, episode, turn
 
 from omoide.domain import Scope
 from omoide.errors import BackendError, BackendUnavailable, ConfigError, InvalidInput
 from omoide.store.base import EpisodeFilter
 from omoide.store.server import ServerConfig, ServerMemoryStore, open_server_store
 from omoide.store.server.database import translate_error
+from scripts.local_servers import free_port
+from tests.server.servers import LocalServers
+from tests.store.backends import with_search_path
+from tests.store.builders import EMBEDDING, episode, turn
 
 pytestmark = pytest.mark.anyio
 

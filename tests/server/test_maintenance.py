@@ -8,8 +8,6 @@ import anyio
 import pytest
 import typer
 from qdrant_client import AsyncQdrantClient, models
-from tests.server.servers import LocalServers
-from tests.store.builders import episode, fact, fact_write, turn, unit
 from typer.testing import CliRunner, Result
 
 from omoide.cli_server import register
@@ -18,6 +16,8 @@ from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.server import Engines, ServerConfig, ServerMemoryStore
 from omoide.store.server.maintenance import check_drift, reindex, repair_drift
 from omoide.store.server.scopes import scope_key
+from tests.server.servers import LocalServers
+from tests.store.builders import episode, fact, fact_write, turn, unit
 
 pytestmark = pytest.mark.anyio
 

@@ -8,6 +8,15 @@ from pathlib import Path
 import anyio
 import pytest
 import typer
+from typer.testing import CliRunner, Result
+
+from omoide.cli_server import register
+from omoide.domain import Scope
+from omoide.store.base import EpisodeFilter, TurnWrite
+from omoide.store.server import ServerConfig, open_server_store
+from omoide.store.server.migrate import verify
+from omoide.store.server.sqlite_source import open_sqlite_source
+from omoide.store.sqlite import open_sqlite_store
 from tests.store.builders import (
     EMBEDDING,
     at,
@@ -18,15 +27,6 @@ from tests.store.builders import (
     turn,
     unit,
 )
-from typer.testing import CliRunner, Result
-
-from omoide.cli_server import register
-from omoide.domain import Scope
-from omoide.store.base import EpisodeFilter, TurnWrite
-from omoide.store.server import ServerConfig, open_server_store
-from omoide.store.server.migrate import verify
-from omoide.store.server.sqlite_source import open_sqlite_source
-from omoide.store.sqlite import open_sqlite_store
 
 pytestmark = pytest.mark.anyio
 

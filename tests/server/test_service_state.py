@@ -6,7 +6,6 @@ import inspect
 from datetime import UTC, datetime
 
 import pytest
-from tests.store.builders import at
 
 from omoide.character.state import CharacterState
 from omoide.clock import FixedClock
@@ -17,6 +16,7 @@ from omoide.memory.turns import TurnInput
 from omoide.store.server import Engines
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
+from tests.store.builders import at
 
 pytestmark = pytest.mark.anyio
 

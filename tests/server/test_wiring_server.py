@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 from pydantic import SecretStr
-from tests.server.servers import LocalServers
-from tests.store.backends import ServerBackend, namespace_pool, with_search_path
 
 from omoide.config import Settings, load_settings
 from omoide.domain import Scope
@@ -20,6 +18,8 @@ from omoide.store.server import ServerMemoryStore
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
 from omoide.wiring import build
+from tests.server.servers import LocalServers
+from tests.store.backends import ServerBackend, namespace_pool, with_search_path
 
 pytestmark = pytest.mark.anyio
 

@@ -23,11 +23,11 @@ from urllib.parse import quote
 import psycopg
 import pytest
 from qdrant_client import AsyncQdrantClient, QdrantClient, models
-from tests.server.servers import LocalServers
 
 from omoide.store.base import EmbeddingInfo, MemoryStore
 from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.sqlite import open_sqlite_store
+from tests.server.servers import LocalServers
 
 OpenBackend = Callable[[Path, str, EmbeddingInfo], Awaitable[MemoryStore]]
 

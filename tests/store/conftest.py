@@ -5,6 +5,8 @@ from pathlib import Path
 from typing import Protocol
 
 import pytest
+
+from omoide.store.base import EmbeddingInfo, MemoryStore
 from tests.server.servers import session_servers
 from tests.store.backends import (
     BACKENDS,
@@ -14,8 +16,6 @@ from tests.store.backends import (
     namespace_pool,
 )
 from tests.store.builders import EMBEDDING
-
-from omoide.store.base import EmbeddingInfo, MemoryStore
 
 
 @pytest.fixture

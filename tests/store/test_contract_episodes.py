@@ -6,11 +6,11 @@ from datetime import timedelta, timezone
 
 import numpy as np
 import pytest
-from tests.store.builders import at, blend, emotion, episode, text_vector, turn, unit
 
 from omoide.domain import Scope
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
+from tests.store.builders import at, blend, emotion, episode, text_vector, turn, unit
 
 pytestmark = pytest.mark.anyio
 

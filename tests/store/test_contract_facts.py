@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from tests.store.builders import at, blend, episode, fact, fact_write, turn, unit
 
 from omoide.domain import FactCategory, Scope, TrustState
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
+from tests.store.builders import at, blend, episode, fact, fact_write, turn, unit
 
 pytestmark = pytest.mark.anyio
 

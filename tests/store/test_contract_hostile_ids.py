@@ -5,11 +5,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from tests.store.builders import at, emotion, episode, fact, fact_write, text_vector, turn
 
 from omoide.domain import Scope
 from omoide.errors import NotFound
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from tests.store.builders import at, emotion, episode, fact, fact_write, text_vector, turn
 
 pytestmark = pytest.mark.anyio
 

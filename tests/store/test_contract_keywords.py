@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.store.builders import episode, fact, fact_write, turn
 
 from omoide.domain import FactCategory, Scope
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from tests.store.builders import episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.store.builders import at, blend, emotion, episode, fact, fact_write, turn, unit
-from tests.store.conftest import StoreFactory
 
 from omoide.domain import Scope, Vector
 from omoide.errors import NotFound
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from tests.store.builders import at, blend, emotion, episode, fact, fact_write, turn, unit
+from tests.store.conftest import StoreFactory
 
 pytestmark = pytest.mark.anyio
 

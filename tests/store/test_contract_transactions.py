@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from tests.store.builders import emotion, episode, fact, fact_write, text_vector, turn
 
 from omoide.domain import Scope
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter, FactWrite, MemoryStore, TurnWrite
+from tests.store.builders import emotion, episode, fact, fact_write, text_vector, turn
 
 pytestmark = pytest.mark.anyio
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.store.builders import at, emotion, episode, fact, fact_write, turn
 
 from omoide.domain import Scope
 from omoide.store.base import FactWrite, MemoryStore, TurnWrite
+from tests.store.builders import at, emotion, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.store.builders import EMBEDDING, episode, fact, fact_write, turn
 
 from omoide.domain import Matrix, Scope, Vector
 from omoide.errors import BackendUnavailable, Conflict
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter
 from omoide.store.sqlite import open_sqlite_store, reembed_store
 from omoide.store.sqlite.connection import open_connection
+from tests.store.builders import EMBEDDING, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import apsw
 import pytest
-from tests.store.builders import EMBEDDING
 
 from omoide.errors import BackendError, ConfigError
 from omoide.store.sqlite import MIGRATIONS, Migration, apply_migrations, open_sqlite_store
 from omoide.store.sqlite.connection import open_connection
+from tests.store.builders import EMBEDDING
 
 
 class Recorder:

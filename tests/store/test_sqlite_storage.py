@@ -8,6 +8,14 @@ from pathlib import Path
 import anyio
 import apsw
 import pytest
+
+from omoide.domain import Scope
+from omoide.errors import BackendError, Conflict
+from omoide.store.base import EpisodeFilter
+from omoide.store.keywords import analyze_document, analyze_query
+from omoide.store.sqlite import SqliteMemoryStore, open_sqlite_store
+from omoide.store.sqlite.connection import open_connection
+from omoide.store.sqlite.keyword_index import term_digest
 from tests.store.builders import (
     EMBEDDING,
     at,
@@ -18,14 +26,6 @@ from tests.store.builders import (
     text_vector,
     turn,
 )
-
-from omoide.domain import Scope
-from omoide.errors import BackendError, Conflict
-from omoide.store.base import EpisodeFilter
-from omoide.store.keywords import analyze_document, analyze_query
-from omoide.store.sqlite import SqliteMemoryStore, open_sqlite_store
-from omoide.store.sqlite.connection import open_connection
-from omoide.store.sqlite.keyword_index import term_digest
 
 pytestmark = pytest.mark.anyio
 

@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from tests.stream.harness import START, Parts, StreamScript
 
 from omoide.character.library import builtin_characters_dir
 from omoide.clock import FixedClock
@@ -19,6 +18,7 @@ from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.metrics import Metrics
 from omoide.wiring import Omoide, build
+from tests.stream.harness import START, Parts, StreamScript
 
 _NUMBERS = itertools.count(1)
 

@@ -17,7 +17,6 @@ import pytest
 import typer
 import uvicorn
 from fastapi import FastAPI
-from tests.stream.harness import START, StreamScript
 from typer.testing import CliRunner
 
 from omoide.api.errors import install_error_handlers
@@ -26,6 +25,7 @@ from omoide.cli_stream import register
 from omoide.config import Settings
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.wiring import build
+from tests.stream.harness import START, StreamScript
 
 ENV = {"OMOIDE_EMBEDDER": "hashing", "OMOIDE_LLM": "scripted"}
 STARTUP_SECONDS = 30.0

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import apsw
 import pytest
-from tests.stream.harness import START
 
 from omoide.character.identity_store import IdentityVersion
 from omoide.character.library import CharacterLibrary
 from omoide.errors import Conflict, NotFound
 from omoide.store.growth_sqlite import MIGRATIONS, SqliteGrowthStore
 from omoide.stream.records import CommentEntry, DiaryReason, LearnedFact, ViewerSummaryRecord
+from tests.stream.harness import START
 
 
 def entry(viewer: str, text: str, *, signal: bool = True, seconds: int = 0) -> CommentEntry:

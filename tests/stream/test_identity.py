@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.stream.harness import START
 
 from omoide.character.identity import (
     IdentityPolicy,
@@ -30,6 +29,7 @@ from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.stream.diary import DiaryEntry
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.records import DiaryReason
+from tests.stream.harness import START
 
 LIBRARY = CharacterLibrary([])
 

@@ -11,11 +11,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from tests.stream.harness import START, Parts, StreamScript
 
 from omoide.api.errors import install_error_handlers
 from omoide.api.routes_stream import router, stream_service_running
 from omoide.stream.config import StreamConfig
+from tests.stream.harness import START, Parts, StreamScript
 
 CONFIG = StreamConfig(diary_every=10, viewer_min_llm_comments=1)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from tests.stream.harness import START, Parts, StreamScript, open_service
 
 from omoide.clock import FixedClock
 from omoide.domain import Scope
@@ -16,6 +15,7 @@ from omoide.stream.config import StreamConfig
 from omoide.stream.events import StreamEvent
 from omoide.stream.records import DiaryReason
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
+from tests.stream.harness import START, Parts, StreamScript, open_service
 
 CONFIG = StreamConfig(diary_every=20, viewer_batch_size=50)
 

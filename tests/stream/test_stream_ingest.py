@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from tests.stream.harness import START, Parts, comments, open_service
 
 from omoide.domain import Scope
 from omoide.errors import InvalidInput, NotFound
@@ -14,6 +13,7 @@ from omoide.llm.scripted import ScriptedChatModel
 from omoide.store.base import EpisodeFilter
 from omoide.stream.config import StreamConfig
 from omoide.stream.events import StreamEvent, event_from_json, events_from_json
+from tests.stream.harness import START, Parts, comments, open_service
 
 LOW_SIGNAL = ["ㅋㅋㅋㅋ", "www", "lol", "888", "草", "哈哈哈"]
 SIGNAL = ["I love Deadlock so much", "my birthday is next week!", "疲れてる時によくここに来るんだ"]

@@ -18,7 +18,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tests.stream.harness import START
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -28,6 +27,7 @@ from omoide.embed.hashing import HashingEmbedder
 from omoide.stream.events import StreamEvent
 from omoide.stream.service import open_stream_service
 from omoide.wiring import Omoide, build
+from tests.stream.harness import START
 
 QUESTION = "Deadlockのビルド教えて"
 

@@ -7,7 +7,6 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from tests.stream.harness import START, Parts, StreamScript, open_service
 
 from omoide.character.identity import OutcomeStatus, profile_diff
 from omoide.character.profile import EVOLVABLE_FIELDS, PROTECTED_FIELDS
@@ -17,6 +16,7 @@ from omoide.errors import Conflict
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.events import StreamEvent
 from omoide.stream.records import DiaryReason
+from tests.stream.harness import START, Parts, StreamScript, open_service
 
 VIEWERS = 50
 COMMENTS = 700

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from tests.stream.harness import START, Parts, StreamScript, comments, open_service
 
 from omoide.clock import FixedClock
 from omoide.domain import FactCategory, Scope
@@ -13,6 +12,7 @@ from omoide.errors import NotFound
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.config import StreamConfig
 from omoide.stream.summaries import STRUCTURED_VIEWER_PREFIX
+from tests.stream.harness import START, Parts, StreamScript, comments, open_service
 
 CONFIG = StreamConfig(viewer_batch_size=20, viewer_idle_seconds=300)
 

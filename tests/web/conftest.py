@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 import httpx
 import pytest
+
 from tests.web.browsing import CHROMIUM_ARGS, DESKTOP, PHONE, Site, open_page
 from tests.web.harness import (
     CHROMIUM,

@@ -15,6 +15,7 @@ from typing import Any, Final
 from urllib.parse import quote
 
 import httpx
+
 from tests.web.harness import NOW
 
 CHARACTER: Final = "haru"

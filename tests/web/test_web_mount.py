@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
-from tests.web.browsing import Site
 
 from omoide.web import CONTENT_SECURITY_POLICY, mount_web
+from tests.web.browsing import Site
 
 IMPORT = re.compile(r"""^\s*import\s[^'"]*?from\s+["'](\./[\w.-]+\.js)["'];""", re.MULTILINE)
 MARKUP_SINKS = re.compile(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from tests.web.browsing import DESKTOP, PHONE, Site, open_page, open_viewer, screenshot
 from tests.web.harness import (
     build_app,

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from tests.web.browsing import DESKTOP, Site, open_page
 from tests.web.harness import skip_without_browser
 
