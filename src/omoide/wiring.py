@@ -67,15 +67,17 @@ class Omoide:
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
-    growth: SqliteGrowthStore
-    identity: IdentityService
+    growth: SqliteGrowthStore | None
+    """Identity versions and stream logs; embedded profile only (no server version yet)."""
+    identity: IdentityService | None
 
     async def aclose(self) -> None:
         await self.drainer.drain_all()
         await self.memory.close()
         self.queue.close()
         self.states.close()
-        self.growth.close()
+        if self.growth is not None:
+            self.growth.close()
         for resource in (self.chat_model, self.embedder):
             close = getattr(resource, "aclose", None)
             if close is not None:
@@ -249,6 +251,20 @@ def build_extractor(
     return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
 
 
+def build_identity(
+    settings: Settings, characters: CharacterLibrary, clock: Clock, metrics: Metrics
+) -> tuple[SqliteGrowthStore | None, IdentityService | None]:
+    """The evolving profiles, for the embedded profile; the server profile keeps no local
+    files, so there characters speak with their profile files' identity."""
+    if settings.store != "sqlite":
+        return None, None
+    growth = SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+    identity = IdentityService(
+        store=growth, characters=characters, policy=IdentityPolicy(), clock=clock, metrics=metrics
+    )
+    return growth, identity
+
+
 async def build(
     settings: Settings,
     *,
@@ -313,14 +329,7 @@ async def build(
     characters = CharacterLibrary(settings.characters_dirs)
     queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
-    growth = SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
-    identity = IdentityService(
-        store=growth,
-        characters=characters,
-        policy=IdentityPolicy(),
-        clock=clock,
-        metrics=metrics,
-    )
+    growth, identity = build_identity(settings, characters, clock, metrics)
     conversation = None
     if model is not None:
         conversation = Conversation(
