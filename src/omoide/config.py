@@ -56,8 +56,8 @@ class Settings(BaseSettings):
     history_turns: int = Field(default=10, ge=0, le=200)
 
     weight_relevance: float = Field(default=1.0, ge=0)
-    weight_recency: float = Field(default=0.25, ge=0)
-    weight_importance: float = Field(default=0.5, ge=0)
+    weight_recency: float = Field(default=0.1, ge=0)
+    weight_importance: float = Field(default=0.25, ge=0)
     recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
     context_token_budget: int = Field(default=300, ge=0, le=8192)
     store_threshold: float = Field(default=0.3, ge=0, le=1)

@@ -22,8 +22,8 @@ from omoide.memory.ranking import (
 
 NOW = datetime(2025, 11, 5, 12, tzinfo=UTC)
 DEFAULTS = RankingWeights()
-WEIGHTED = FusionConfig()
-RRF = FusionConfig(method=FusionMethod.RECIPROCAL_RANK)
+WEIGHTED = FusionConfig(vector_weight=0.7, keyword_weight=0.3)
+RRF = FusionConfig(method=FusionMethod.RECIPROCAL_RANK, vector_weight=0.7, keyword_weight=0.3)
 
 
 def candidate(
@@ -304,7 +304,7 @@ def test_bm25_magnitudes_do_not_swamp_similarity() -> None:
     huge = fuse_relevance({"a": 0.9, "b": 0.2}, {"b": 1500.0, "a": 1000.0}, config=WEIGHTED)
 
     assert huge == pytest.approx(small)
-    assert list(huge) == ["a", "b"]  # vector leads by default
+    assert list(huge) == ["a", "b"]  # vector leads with these weights
 
 
 def test_reciprocal_rank_fusion_uses_ranks_and_scales_first_in_both_to_one() -> None:

@@ -1,0 +1,201 @@
+"""The quality report: ``quality-<profile>.json`` (every number), ``.md`` (the tables a
+person reads) and PNG plots, written together into the results folder.
+
+Nothing from the datasets is written but ids of questions' categories and numbers: no
+question, answer or dialogue text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.quality.dataset import REPOSITORY_ROOT
+from benchmarks.quality.evaluate import DatasetRun
+from benchmarks.quality.markdown import render_markdown
+from benchmarks.quality.metrics import by_category
+from benchmarks.quality.plots import write_plots
+from benchmarks.quality.summary import (
+    best_name,
+    choose_config,
+    choose_embedder,
+    default_name,
+    included,
+    omoide_names,
+    overall,
+    probe_set,
+    restrict,
+    targets,
+)
+from benchmarks.quality.systems import FAMILIES
+from benchmarks.quality.variants import VARIANT_NAMES
+
+
+def commit() -> str:
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPOSITORY_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return result.stdout.strip() or "unknown"
+
+
+def machine() -> dict[str, Any]:
+    processor = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                processor = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        processor = platform.processor()
+    return {
+        "nproc": os.cpu_count(),
+        "processor": processor,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def embedders_in(runs: Sequence[DatasetRun]) -> list[str]:
+    return list(dict.fromkeys(name for run in runs for name in run.embeddings))
+
+
+def headline_names(run: DatasetRun, recommended: Sequence[str]) -> list[str]:
+    """BM25, vector search, today's defaults, the best configuration per embedder, and the
+    recommended configurations: the systems every table shows."""
+    names = ["bm25", *(f"bm25:{keywords}" for keywords in VARIANT_NAMES)]
+    names = [name for name in names if name in run.rows]
+    for embedder in run.embeddings:
+        names += [f"vector:{embedder}", default_name(embedder), best_name(run, embedder).name]
+    names += [name for name in recommended if name in run.rows]
+    for embedder in run.embeddings:
+        names += [
+            best_name(run, embedder, suffix=family.suffix).name
+            for family in FAMILIES
+            if family.suffix and omoide_names(run, embedder, family.suffix)
+        ]
+    return [name for name in dict.fromkeys(names) if name in run.rows]
+
+
+def subsets(run: DatasetRun, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Tables restricted to the questions of each smaller probe set among ``names``."""
+    full = probe_set(run.rows["bm25"])
+    found: list[dict[str, Any]] = []
+    for probes in dict.fromkeys(probe_set(run.rows[name]) for name in names):
+        if probes == full or not probes:
+            continue
+        owners = [name for name in names if probe_set(run.rows[name]) == probes]
+        embedders = sorted({name.split(" ")[0].split(":")[-1].split("+")[0] for name in owners})
+        found.append(
+            {
+                "label": f"questions answered under {', '.join(embedders)} ({len(probes)})",
+                "questions": len(probes),
+                "systems": {name: overall(restrict(run.rows[name], probes)) for name in names},
+            }
+        )
+    return found
+
+
+def dataset_document(run: DatasetRun, recommended: Sequence[str]) -> dict[str, Any]:
+    names = headline_names(run, recommended)
+    return {
+        "haystacks": len(run.dataset.haystacks),
+        "units": run.dataset.unit_count,
+        "probes": run.dataset.probe_count,
+        "skipped_probes": run.skipped_probes,
+        "selection_metric": run.selection_metric,
+        "notes": list(run.dataset.notes),
+        "embedders": {
+            name: {"timings": dict(phase.timings), "counts": dict(phase.counts)}
+            for name, phase in run.embeddings.items()
+        },
+        "headline": names,
+        "systems": {
+            name: {
+                "all": overall(rows),
+                "session_all": overall(run.session_rows[name]) if run.session_rows[name] else None,
+            }
+            for name, rows in run.rows.items()
+        },
+        "categories": {name: by_category(run.rows[name], include=included) for name in names},
+        "session_categories": {
+            name: by_category(run.session_rows[name], include=included)
+            for name in names
+            if run.session_rows[name]
+        },
+        "subsets": subsets(run, names),
+        "stage_two": run.chosen,
+    }
+
+
+def decide(by_name: Mapping[str, DatasetRun], embedders: Sequence[str]) -> dict[str, Any]:
+    configs = {embedder: choose_config(by_name, embedder) for embedder in embedders}
+    return {"embedder": choose_embedder(by_name, embedders), "configs": configs}
+
+
+def build_document(
+    runs: Sequence[DatasetRun], *, profile: str, seconds: float, command: str
+) -> dict[str, Any]:
+    by_name = {run.dataset.name: run for run in runs}
+    embedders = embedders_in(runs)
+    decision = decide(by_name, embedders)
+    recommended = [config["chosen"] for config in decision["configs"].values() if config["chosen"]]
+    chosen = decision["configs"][decision["embedder"]["chosen"]]["chosen"]
+    target_systems = [name for name in [chosen, *(default_name(e) for e in embedders)] if name]
+    return {
+        "profile": profile,
+        "command": command,
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "commit": commit(),
+        "machine": machine(),
+        "seconds": seconds,
+        "datasets": {run.dataset.name: dataset_document(run, recommended) for run in runs},
+        "decision": decision,
+        "recommended": chosen,
+        "targets": targets(by_name, target_systems),
+    }
+
+
+def rounded(value: Any, digits: int = 4) -> Any:
+    """``value`` with every float rounded (a metric's fourth decimal is already noise)."""
+    if isinstance(value, float):
+        return round(value, digits)
+    if isinstance(value, dict):
+        return {key: rounded(item, digits) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(item, digits) for item in value]
+    return value
+
+
+def write_report(
+    runs: Sequence[DatasetRun],
+    *,
+    profile: str,
+    results_dir: Path,
+    seconds: float,
+    command: str,
+    ingest_costs: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    document = build_document(runs, profile=profile, seconds=seconds, command=command)
+    document["ingest_cost"] = [dict(cost) for cost in ingest_costs]
+    plots = write_plots(document, results_dir, prefix=f"quality-{profile}")
+    document["plots"] = [path.name for path in plots]
+    json_path = results_dir / f"quality-{profile}.json"
+    json_path.write_text(json.dumps(rounded(document), indent=1, sort_keys=True), encoding="utf-8")
+    markdown_path = results_dir / f"quality-{profile}.md"
+    markdown_path.write_text(render_markdown(document), encoding="utf-8")
+    return document
