@@ -47,6 +47,7 @@ def header_section(document: Mapping[str, Any]) -> list[str]:
         f"- machine: {machine['nproc']} cores (nproc), {machine['processor']}, "
         f"Python {machine['python']}",
         f"- wall time: {document['seconds'] / 60:.1f} min",
+        *([f"- note: {document['note']}"] if document.get("note") else []),
         "",
         "Rankings are of single turns (LoCoMo, LongMemEval) or exchanges (MemoryBank); each "
         "system ranks the same store hits (top 50 by vector and top 50 by BM25, recorded no "

@@ -188,9 +188,11 @@ def write_report(
     seconds: float,
     command: str,
     ingest_costs: Sequence[Mapping[str, Any]] = (),
+    note: str | None = None,
 ) -> dict[str, Any]:
     results_dir.mkdir(parents=True, exist_ok=True)
     document = build_document(runs, profile=profile, seconds=seconds, command=command)
+    document["note"] = note
     document["ingest_cost"] = [dict(cost) for cost in ingest_costs]
     plots = write_plots(document, results_dir, prefix=f"quality-{profile}")
     document["plots"] = [path.name for path in plots]

@@ -200,6 +200,8 @@ def rebuild_report(profile: str, results_dir: Path) -> dict[str, Any]:
         seconds=seconds,
         command=command,
         ingest_costs=costs,
+        note="report rebuilt from the saved scores of an earlier run (--report-only); date and "
+        "commit are the rebuild's, and today's defaults are read from the current code",
     )
 
 

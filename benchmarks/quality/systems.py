@@ -115,6 +115,9 @@ def default_config() -> MemoryConfig:
     return recall_config(FusionConfig(), RankingWeights())
 
 
+REFERENCE_WEIGHTS = RankingWeights(relevance=1.0, recency=0.25, importance=0.5)
+"""The ranking weights omoide shipped with before these benchmarks: stage 1 sweeps the
+fusion under them and under relevance alone, whatever the code's defaults are now."""
 FUSION_METHODS = (FusionMethod.WEIGHTED_SUM, FusionMethod.RECIPROCAL_RANK)
 VECTOR_WEIGHTS = (0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 RECENCY_WEIGHTS = (0.0, 0.1, 0.25, 0.5)
@@ -123,9 +126,9 @@ IMPORTANCE_WEIGHTS = (0.0, 0.25, 0.5, 1.0)
 
 def fusion_grid() -> list[MemoryConfig]:
     """Stage 1: both fusion methods x the vector/keyword split, each under relevance alone
-    and under today's ranking weights."""
+    and under :data:`REFERENCE_WEIGHTS`."""
     configs = []
-    rankings = (RankingWeights(relevance=1.0, recency=0.0, importance=0.0), RankingWeights())
+    rankings = (RankingWeights(relevance=1.0, recency=0.0, importance=0.0), REFERENCE_WEIGHTS)
     for method, vector, weights in itertools.product(FUSION_METHODS, VECTOR_WEIGHTS, rankings):
         keyword = round(1.0 - vector, 6)
         fusion = FusionConfig(method=method, vector_weight=vector, keyword_weight=keyword)
@@ -134,12 +137,12 @@ def fusion_grid() -> list[MemoryConfig]:
 
 
 ANCHOR_FUSIONS = (
-    FusionConfig(),
+    FusionConfig(vector_weight=0.7, keyword_weight=0.3),
     FusionConfig(vector_weight=0.5, keyword_weight=0.5),
     FusionConfig(method=FusionMethod.RECIPROCAL_RANK, vector_weight=0.5, keyword_weight=0.5),
 )
-"""Fusions every dataset's stage 2 also covers (today's default among them), so that a
-configuration can be compared across datasets."""
+"""Fusions every dataset's stage 2 also covers (the previous default 0.7/0.3 among them),
+so that a configuration can be compared across datasets."""
 
 
 def ranking_grid(fusions: Sequence[FusionConfig]) -> list[MemoryConfig]:
