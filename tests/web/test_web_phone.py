@@ -60,8 +60,14 @@ def test_every_tab_fits_a_phone(phone: Page, site: Site) -> None:
         if tab == "Emotions":
             chart = phone.locator("svg.emotion-chart")
             expect(chart).to_be_visible()
-            # measured in one step: the chart may be redrawn (replaced) once its data lands
-            width = chart.evaluate("element => element.getBoundingClientRect().width")
+            # the chart is redrawn (replaced) as its data lands: measure a drawn one, in
+            # the same step that finds it
+            drawn = phone.wait_for_function(
+                "() => { const chart = document.querySelector('svg.emotion-chart');"
+                " const width = chart ? chart.getBoundingClientRect().width : 0;"
+                " return width > 0 ? width : null; }"
+            )
+            width = float(drawn.json_value())
             assert 0 < width <= PHONE["width"]
         assert _fits_the_width(phone), tab
         screenshot(phone, f"{tab.lower()}-390")
