@@ -195,7 +195,7 @@ async def profile_probe(
         samples=sum(share.samples for share in shares),
         idle_samples=idle,
         stages=tuple(shares),
-        raw_path=str(output),
+        raw_path=str(output.relative_to(cwd) if output.is_relative_to(cwd) else output),
     )
 
 

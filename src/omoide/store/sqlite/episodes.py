@@ -226,7 +226,9 @@ def search_keywords(
     rows = fetch_all(
         connection,
         f"SELECT {EPISODE_COLUMNS}, bm25(episode_keywords) FROM episode_keywords "
-        "JOIN episodes e ON e.internal_id = episode_keywords.rowid "
+        # CROSS JOIN keeps the FTS5 match as the outer loop: left to itself SQLite starts
+        # from the scope index and evaluates the match once per record of the viewer.
+        "CROSS JOIN episodes e ON e.internal_id = episode_keywords.rowid "
         "JOIN scopes s ON s.id = e.scope_id "
         f"WHERE episode_keywords MATCH ? AND e.scope_id = ?{conditions.sql} "
         "ORDER BY bm25(episode_keywords), e.id LIMIT ?",

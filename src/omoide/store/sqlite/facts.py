@@ -234,7 +234,9 @@ def search_keywords(
     rows = fetch_all(
         connection,
         f"SELECT {FACT_COLUMNS}, bm25(fact_keywords) FROM fact_keywords "
-        "JOIN facts f ON f.internal_id = fact_keywords.rowid "
+        # CROSS JOIN keeps the FTS5 match as the outer loop: left to itself SQLite starts
+        # from the scope index and evaluates the match once per record of the viewer.
+        "CROSS JOIN facts f ON f.internal_id = fact_keywords.rowid "
         "JOIN scopes s ON s.id = f.scope_id "
         f"WHERE fact_keywords MATCH ? AND f.scope_id = ?{conditions.sql} "
         "ORDER BY bm25(fact_keywords), f.id LIMIT ?",

@@ -86,6 +86,22 @@ def create_vector_tables(connection: apsw.Connection, space: VectorSpace) -> Non
         f"scope_id integer partition key, embedding float[{dimensions}] distance_metric=cosine, "
         f"model_id integer, category text, is_current boolean, chunk_size={CHUNK_SIZE})"
     )
+    index_vector_partitions(connection, space)
+
+
+def index_vector_partitions(connection: apsw.Connection, space: VectorSpace) -> None:
+    """Index the partition column of sqlite-vec's chunk tables (idempotent).
+
+    sqlite-vec 0.1.9 finds a partition's chunks (for a KNN query and for every insert) by
+    scanning its ``_chunks`` table, one row per 8 vectors of the whole store; with this
+    index a per-viewer search at 1,000,000 episodes measured 12.75 -> 2.0 ms. It relies on
+    the extension's internal table layout, which is why sqlite-vec's version is pinned.
+    """
+    for table in (space.episode_table, space.fact_table):
+        connection.execute(
+            f"CREATE INDEX IF NOT EXISTS {table}_chunks_by_partition "
+            f"ON {table}_chunks (partition00)"
+        )
 
 
 def drop_vector_tables(connection: apsw.Connection, generation: int) -> None:
@@ -161,6 +177,7 @@ def bind_embedding(
             f"{space.model_name!r} again, or re-embed the store with the new model: "
             f"`{REEMBED_COMMAND}`"
         )
+    index_vector_partitions(connection, space)  # stores written before the index existed
     return space
 
 
