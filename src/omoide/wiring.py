@@ -42,7 +42,7 @@ from omoide.store.base import EmbeddingInfo, MemoryStore
 from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.store.sqlite.store import open_sqlite_store
 from omoide.store.state import SqliteCharacterStateStore
-from omoide.stream.service import GROWTH_FILE
+from omoide.stream.service import GROWTH_FILE, GrowthStore
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
@@ -67,17 +67,18 @@ class Omoide:
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
-    growth: SqliteGrowthStore | None
-    """Identity versions and stream logs; embedded profile only (no server version yet)."""
-    identity: IdentityService | None
+    growth: GrowthStore
+    """Identity versions and stream logs: ``data_dir/growth.sqlite3`` in the embedded
+    profile; the server store's PostgreSQL in the server profile (no local file), shared by
+    every instance."""
+    identity: IdentityService
 
     async def aclose(self) -> None:
         await self.drainer.drain_all()
         await self.memory.close()
         self.queue.close()
         self.states.close()
-        if self.growth is not None:
-            self.growth.close()
+        self.growth.close()
         for resource in (self.chat_model, self.embedder):
             close = getattr(resource, "aclose", None)
             if close is not None:
@@ -251,14 +252,29 @@ def build_extractor(
     return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
 
 
+def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
+    """Identity versions and stream logs: a file, or the server store's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            return SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+        case "server":
+            from omoide.store.server import ServerMemoryStore
+            from omoide.store.server.growth import PostgresGrowthStore
+
+            if not isinstance(store, ServerMemoryStore):
+                raise ConfigError("OMOIDE_STORE=server needs the server store")
+            return PostgresGrowthStore(store.engines.database)
+
+
 def build_identity(
-    settings: Settings, characters: CharacterLibrary, clock: Clock, metrics: Metrics
-) -> tuple[SqliteGrowthStore | None, IdentityService | None]:
-    """The evolving profiles, for the embedded profile; the server profile keeps no local
-    files, so there characters speak with their profile files' identity."""
-    if settings.store != "sqlite":
-        return None, None
-    growth = SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+    settings: Settings,
+    store: MemoryStore,
+    characters: CharacterLibrary,
+    clock: Clock,
+    metrics: Metrics,
+) -> tuple[GrowthStore, IdentityService]:
+    """The growth store and the evolving profiles kept in it, in either profile."""
+    growth = build_growth(settings, store)
     identity = IdentityService(
         store=growth, characters=characters, policy=IdentityPolicy(), clock=clock, metrics=metrics
     )
@@ -329,7 +345,7 @@ async def build(
     characters = CharacterLibrary(settings.characters_dirs)
     queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
-    growth, identity = build_identity(settings, characters, clock, metrics)
+    growth, identity = build_identity(settings, store, characters, clock, metrics)
     conversation = None
     if model is not None:
         conversation = Conversation(

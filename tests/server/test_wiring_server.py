@@ -8,23 +8,31 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from omoide.character.identity import OutcomeStatus
 from omoide.config import Settings, load_settings
 from omoide.domain import Scope
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import ConfigError
+from omoide.llm.scripted import ScriptedChatModel
 from omoide.memory.turns import TurnInput
 from omoide.store.base import EmbeddingInfo, EpisodeFilter
 from omoide.store.server import ServerMemoryStore
+from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
+from omoide.stream.service import open_stream_service
 from omoide.wiring import build
 from tests.server.servers import LocalServers
 from tests.store.backends import ServerBackend, namespace_pool, with_search_path
+from tests.stream.harness import StreamScript, comments
 
 pytestmark = pytest.mark.anyio
 
 VIEWER = Scope("haru", "minjun")
 EMBEDDER = HashingEmbedder(64)
+SERVER_PROFILE_FILES = ["calibration.json", "relevance.json"]
+"""What an instance writes under data_dir (recomputable caches), before and after identity
+versions and stream logs moved to PostgreSQL."""
 
 
 @pytest.fixture
@@ -81,3 +89,46 @@ async def test_the_server_profile_names_the_settings_it_misses(tmp_path: Path) -
     settings = load_settings(data_dir=tmp_path, store="server", embedder="hashing", llm="none")
     with pytest.raises(ConfigError, match="OMOIDE_DATABASE_URL"):
         await build(settings, embedder=EMBEDDER)
+
+
+async def test_the_server_profile_evolves_identities_in_postgresql_and_writes_no_file(
+    servers: LocalServers, hashing_namespace: str, tmp_path: Path
+) -> None:
+    """A stream on one instance, its diary and the identity change it proposes, approved
+    and rolled back on another: all of it in PostgreSQL, none of it in data_dir."""
+    script = StreamScript()
+    model = ScriptedChatModel(responder=script)
+    data_dir = tmp_path / "one"
+    first = await build(instance_settings(servers, hashing_namespace, data_dir), chat_model=model)
+    second = await build(instance_settings(servers, hashing_namespace, tmp_path / "two"))
+    try:
+        original = (await first.characters.load("haru")).profile
+        script.identity_diff = {"likes": [*original.likes, "rainy-day streams"]}
+        service = await open_stream_service(first, use_llm=True)
+        try:
+            await service.ingest("haru", "s1", comments(["비 오는 날 좋아!", "rain is cozy"]))
+            end = await service.end_stream("haru", "s1")
+        finally:
+            await service.aclose()
+        (proposed,) = end.identity
+        logged = await second.growth.status("haru", "s1")
+        approved = await second.identity.approve("haru", proposed.change_id or "")
+        evolved = await first.identity.current_profile("haru")
+        rolled_back = await first.identity.rollback("haru", 0)
+        versions = await second.identity.versions("haru")
+    finally:
+        await first.aclose()
+        await second.aclose()
+
+    assert isinstance(first.growth, PostgresGrowthStore)
+    assert proposed.status is OutcomeStatus.PENDING
+    assert (logged.comment_count, logged.ended_at is not None) == (2, True)
+    assert approved.number == 1 and evolved.likes[-1] == "rainy-day streams"
+    assert rolled_back.profile == original
+    assert [(v.number, v.profile == original) for v in versions] == [
+        (0, True),
+        (1, False),
+        (2, True),
+    ]
+    written = sorted(str(path.relative_to(data_dir)) for path in data_dir.rglob("*"))
+    assert written == SERVER_PROFILE_FILES, "only the caches the server profile always wrote"

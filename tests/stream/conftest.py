@@ -1,6 +1,7 @@
 """One memory store, embedder and character library for the whole stream test session
 (building them takes about a second), and per test: a fresh character (a copy of Haru
-under a new id), clock, metrics, scripted model and growth store."""
+under a new id), clock, metrics, scripted model and growth store (``growth``: one per
+backend, SQLite and PostgreSQL, so the same tests check both)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from omoide.config import Settings
 from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.metrics import Metrics
+from omoide.stream.service import GrowthStore
 from omoide.wiring import Omoide, build
+from tests.stream.growth_backends import GROWTH_BACKENDS, open_growth
 from tests.stream.harness import START, Parts, StreamScript
 
 _NUMBERS = itertools.count(1)
@@ -85,3 +88,9 @@ def omoide(shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path
         memory=shared.memory,
         growth_path=tmp_path / "growth.sqlite3",
     )
+
+
+@pytest.fixture(params=GROWTH_BACKENDS)
+async def growth(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GrowthStore]:
+    async with open_growth(request.param, request, tmp_path) as store:
+        yield store

@@ -27,7 +27,7 @@ from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IDENTITY_TASK
-from omoide.stream.service import StreamService, open_stream_service
+from omoide.stream.service import GrowthStore, StreamService, open_stream_service
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
@@ -46,6 +46,7 @@ class Parts:
     chat_model: ChatModel | None
     memory: MemoryManager
     growth_path: Path
+    growth: GrowthStore | None = None
 
 
 async def open_service(

@@ -1,10 +1,10 @@
 """Identity evolution: diffs checked against the schema, protected fields and size bounds;
-versions, approval, rejection and exact rollback; unusable model answers change nothing."""
+versions, approval, rejection and exact rollback; unusable model answers change nothing.
+
+The ``growth`` fixture (tests/stream/conftest.py) runs each store-backed test against the
+SQLite file and against PostgreSQL."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -25,23 +25,16 @@ from omoide.clock import FixedClock
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.metrics import Metrics
-from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.stream.diary import DiaryEntry
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.records import DiaryReason
+from omoide.stream.service import GrowthStore
 from tests.stream.harness import START
 
 LIBRARY = CharacterLibrary([])
 
 
-@pytest.fixture
-def growth(tmp_path: Path) -> Iterator[SqliteGrowthStore]:
-    store = SqliteGrowthStore(tmp_path / "growth.sqlite3")
-    yield store
-    store.close()
-
-
-def service(growth: SqliteGrowthStore, **policy: object) -> IdentityService:
+def service(growth: GrowthStore, **policy: object) -> IdentityService:
     return IdentityService(
         store=growth,
         characters=LIBRARY,
@@ -60,7 +53,7 @@ def diary(text: str = "Tonight everyone talked about rainy days.") -> DiaryEntry
 
 
 @pytest.mark.anyio
-async def test_pending_by_default_then_approved_into_a_version(growth: SqliteGrowthStore) -> None:
+async def test_pending_by_default_then_approved_into_a_version(growth: GrowthStore) -> None:
     identity = service(growth)
     original = await haru()
     likes = [*original.likes, "비 오는 날 시청자와 듣는 로파이"]
@@ -87,7 +80,7 @@ async def test_pending_by_default_then_approved_into_a_version(growth: SqliteGro
 
 
 @pytest.mark.anyio
-async def test_rejected_changes_change_nothing(growth: SqliteGrowthStore) -> None:
+async def test_rejected_changes_change_nothing(growth: GrowthStore) -> None:
     identity = service(growth)
     original = await haru()
     outcome = await identity.propose(
@@ -105,7 +98,7 @@ async def test_rejected_changes_change_nothing(growth: SqliteGrowthStore) -> Non
 
 
 @pytest.mark.anyio
-async def test_auto_apply_makes_a_version_at_once(growth: SqliteGrowthStore) -> None:
+async def test_auto_apply_makes_a_version_at_once(growth: GrowthStore) -> None:
     identity = service(growth, auto_apply=True)
     original = await haru()
     outcome = await identity.propose("haru", {"personality": [*original.personality[:-1]]})
@@ -116,7 +109,7 @@ async def test_auto_apply_makes_a_version_at_once(growth: SqliteGrowthStore) -> 
 
 
 @pytest.mark.anyio
-async def test_rollback_restores_any_version_exactly(growth: SqliteGrowthStore) -> None:
+async def test_rollback_restores_any_version_exactly(growth: GrowthStore) -> None:
     identity = service(growth, auto_apply=True)
     original = await haru()
     await identity.propose("haru", {"likes": [*original.likes[:-1], "새벽 라디오"]})
@@ -135,7 +128,7 @@ async def test_rollback_restores_any_version_exactly(growth: SqliteGrowthStore) 
 
 
 @pytest.mark.anyio
-async def test_protected_unknown_and_invalid_fields_are_refused(growth: SqliteGrowthStore) -> None:
+async def test_protected_unknown_and_invalid_fields_are_refused(growth: GrowthStore) -> None:
     identity = service(growth)
     original = await haru()
     outcome = await identity.propose(
@@ -167,7 +160,7 @@ async def test_protected_unknown_and_invalid_fields_are_refused(growth: SqliteGr
 
 
 @pytest.mark.anyio
-async def test_too_large_changes_are_refused_with_their_size(growth: SqliteGrowthStore) -> None:
+async def test_too_large_changes_are_refused_with_their_size(growth: GrowthStore) -> None:
     identity = service(
         growth, max_list_changes=2, min_text_change_chars=20, max_text_change_ratio=0.1
     )
@@ -187,7 +180,7 @@ async def test_too_large_changes_are_refused_with_their_size(growth: SqliteGrowt
 
 
 @pytest.mark.anyio
-async def test_an_empty_diff_is_no_change(growth: SqliteGrowthStore) -> None:
+async def test_an_empty_diff_is_no_change(growth: GrowthStore) -> None:
     identity = service(growth)
     original = await haru()
     assert (await identity.propose("haru", {})).status is OutcomeStatus.NO_CHANGE
@@ -206,7 +199,7 @@ async def test_an_empty_diff_is_no_change(growth: SqliteGrowthStore) -> None:
     ],
 )
 async def test_unusable_model_answers_change_nothing_and_are_reported(
-    growth: SqliteGrowthStore, replies: list[str], status: OutcomeStatus, calls: int
+    growth: GrowthStore, replies: list[str], status: OutcomeStatus, calls: int
 ) -> None:
     metrics = Metrics()
     identity = IdentityService(
@@ -232,7 +225,7 @@ async def test_unusable_model_answers_change_nothing_and_are_reported(
 
 @pytest.mark.anyio
 async def test_the_prompt_names_the_protected_fields_and_carries_the_diary(
-    growth: SqliteGrowthStore,
+    growth: GrowthStore,
 ) -> None:
     model = ScriptedChatModel(["{}"])
     evolver = IdentityEvolver(identity=service(growth), llm=model, metrics=Metrics())

@@ -75,6 +75,9 @@ class OmoideParts(Protocol):
     def characters(self) -> CharacterLibrary: ...
     @property
     def chat_model(self) -> ChatModel | None: ...
+    @property
+    def growth(self) -> GrowthStore | None:
+        """The instance's growth store, which the service shares in the server profile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,14 +273,12 @@ async def open_stream_service(
     """Build the stream service over an omoide instance's store, embedder and characters.
 
     ``growth`` defaults to :class:`~omoide.store.growth_sqlite.SqliteGrowthStore` at
-    ``data_dir/growth.sqlite3``.
+    ``data_dir/growth.sqlite3``; in the server profile, to ``parts.growth`` (PostgreSQL).
     """
     config = config or StreamConfig()
     llm = _chat_model(parts, use_llm)
     if growth is None:
-        from omoide.store.growth_sqlite import SqliteGrowthStore
-
-        growth = SqliteGrowthStore(Path(parts.settings.data_dir) / GROWTH_FILE)
+        growth = _default_growth(parts)
     cache = ThresholdCache(Path(parts.settings.data_dir) / "calibration.json")
     duplicate = await cached_duplicate_threshold(parts.embedder, cache)
     facts = FactKeeper(
@@ -294,6 +295,18 @@ async def open_stream_service(
         metrics=parts.metrics,
     )
     return _assemble(parts, config, llm, growth, facts, identity)
+
+
+def _default_growth(parts: OmoideParts) -> GrowthStore:
+    """The server profile shares the instance's PostgreSQL store (its ``close`` leaves the
+    pool alone) and writes no file; the embedded profile opens its own file connection."""
+    if parts.settings.store == "server":
+        if parts.growth is None:
+            raise ConfigError("the server profile keeps stream logs in PostgreSQL: pass growth")
+        return parts.growth
+    from omoide.store.growth_sqlite import SqliteGrowthStore
+
+    return SqliteGrowthStore(Path(parts.settings.data_dir) / GROWTH_FILE)
 
 
 def _assemble(

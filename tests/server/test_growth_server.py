@@ -1,0 +1,180 @@
+"""The PostgreSQL growth store with several instances writing at once.
+
+Each "instance" is a connection pool of its own on the same database, as two service
+processes behind a load balancer would have. What both backends share is tested in
+tests/stream/test_growth_store.py and tests/stream/test_identity.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from functools import partial
+
+import anyio
+import psycopg
+import pytest
+
+from omoide.character.identity import IdentityPolicy, IdentityService, OutcomeStatus
+from omoide.character.library import CharacterLibrary
+from omoide.clock import FixedClock
+from omoide.errors import Conflict
+from omoide.metrics import Metrics
+from omoide.store.server.growth import PostgresGrowthStore
+from omoide.stream.records import CommentEntry
+from tests.server.servers import LocalServers
+from tests.store.backends import with_search_path
+from tests.stream.growth_backends import open_growth_database
+from tests.stream.harness import START
+
+pytestmark = pytest.mark.anyio
+
+ROUNDS = 12
+
+
+@pytest.fixture
+async def instances(
+    servers: LocalServers, namespace: str
+) -> AsyncIterator[tuple[PostgresGrowthStore, PostgresGrowthStore]]:
+    async with (
+        open_growth_database(servers, namespace) as one,
+        open_growth_database(servers, namespace) as two,
+    ):
+        yield PostgresGrowthStore(one), PostgresGrowthStore(two)
+
+
+def comment(viewer: str, text: str) -> CommentEntry:
+    return CommentEntry(viewer, viewer.upper(), text, START, "twitch", None, True, True, 0.5)
+
+
+def identity(store: PostgresGrowthStore) -> IdentityService:
+    return IdentityService(
+        store=store,
+        characters=CharacterLibrary([]),
+        policy=IdentityPolicy(auto_apply=True, max_list_changes=100),
+        clock=FixedClock(START),
+        metrics=Metrics(),
+    )
+
+
+async def test_two_writers_racing_for_version_numbers_never_share_one(
+    instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+) -> None:
+    outcomes: dict[str, list[str]] = {"applied": [], "conflict": []}
+
+    async def propose(store: PostgresGrowthStore, number: int) -> None:
+        try:
+            outcome = await identity(store).propose("haru", {"likes": [f"rain {number}"]})
+            assert outcome.status is OutcomeStatus.APPLIED, outcome.message
+            outcomes["applied"].append(f"rain {number}")
+        except Conflict:
+            outcomes["conflict"].append(f"rain {number}")
+
+    for round_number in range(ROUNDS):
+        async with anyio.create_task_group() as group:
+            for writer, store in enumerate(instances):
+                group.start_soon(propose, store, 2 * round_number + writer)
+
+    versions = await instances[0].list_versions("haru")
+    numbers = [version.number for version in versions]
+    assert numbers == list(range(len(numbers))), "numbered 0, 1, 2, ... with no gap or twin"
+    applied = [version.profile.likes[-1] for version in versions[1:]]
+    assert sorted(applied) == sorted(outcomes["applied"]), "every success is one version"
+    assert len(applied) + len(outcomes["conflict"]) == 2 * ROUNDS
+    assert outcomes["conflict"], "the writers did race (else this test proves nothing)"
+
+
+async def test_two_instances_appending_to_one_stream_number_every_comment_once(
+    instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+) -> None:
+    async def write(store: PostgresGrowthStore, writer: int) -> None:
+        for batch in range(ROUNDS):
+            texts = [f"{writer}-{batch}-{n}" for n in range(3)]
+            at = START + timedelta(seconds=batch)
+            await store.append("c", "s1", [comment("v", t) for t in texts], diary_every=5, at=at)
+
+    async with anyio.create_task_group() as group:
+        for writer, store in enumerate(instances):
+            group.start_soon(write, store, writer)
+
+    status = await instances[1].status("c", "s1")
+    jobs = await instances[0].pending_diary_jobs(character_id="c", stream_id="s1", limit=100)
+    windows = [(job.number, job.from_seq, job.to_seq) for job in jobs]
+    assert status.comment_count == 2 * ROUNDS * 3
+    assert windows == [(n, 5 * n - 4, 5 * n) for n in range(1, status.comment_count // 5 + 1)]
+    batch = await instances[0].viewer_batch("c", "v", limit=1000)
+    assert batch is not None
+    assert sorted(c.seq for c in batch.comments) == list(range(1, status.comment_count + 1))
+
+
+SLOW_INSERTS = """
+    CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+        $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$;
+    CREATE TRIGGER slow_insert BEFORE INSERT ON stream_comments FOR EACH ROW
+        WHEN (NEW.stream_id = 'slow') EXECUTE FUNCTION slow_insert();
+"""
+
+
+@pytest.fixture
+async def slow_stream(
+    servers: LocalServers, namespace: str
+) -> AsyncIterator[psycopg.AsyncConnection]:
+    """Inserting a comment of stream ``slow`` takes half a second (a trigger), so a test can
+    act while an append is half done; the connection watches the other sessions."""
+    url = with_search_path(servers.database_url, namespace)
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+        await connection.execute(SLOW_INSERTS)
+        try:
+            yield connection
+        finally:
+            await connection.execute(
+                "DROP TRIGGER slow_insert ON stream_comments; DROP FUNCTION slow_insert()"
+            )
+
+
+async def wait_for_sessions(
+    connection: psycopg.AsyncConnection, condition: str, count: int
+) -> None:
+    """Until ``count`` other sessions of this database match ``condition`` (5 s at most)."""
+    query = (
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+        f"AND pid <> pg_backend_pid() AND {condition}"
+    )
+    with anyio.fail_after(5):
+        while True:
+            row = await (await connection.execute(query)).fetchone()
+            if row is not None and row[0] >= count:
+                return
+            await anyio.sleep(0.01)
+
+
+async def test_a_worker_never_skips_comments_another_instance_is_still_appending(
+    instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+    slow_stream: psycopg.AsyncConnection,
+) -> None:
+    """Instance one is half-way through appending viewer v's comment "a"; meanwhile the
+    worker finishes v's earlier batch and instance two appends v's comment "b". Neither
+    may overtake "a": a batch finished "through log id N" must not pass over a comment
+    that commits later with a smaller id, and the pending count must include "a"."""
+    one, two = instances
+    await two.append("c", "fast", [comment("v", "first")], diary_every=99, at=START)
+    earlier = await one.viewer_batch("c", "v", limit=10)
+    assert earlier is not None
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(
+            partial(one.append, diary_every=99, at=START), "c", "slow", [comment("v", "a")]
+        )
+        await wait_for_sessions(slow_stream, "wait_event = 'PgSleep'", 1)
+        group.start_soon(partial(one.finish_viewer_batch, summary=None, learned=[]), earlier)
+        await wait_for_sessions(slow_stream, "wait_event_type = 'Lock'", 1)
+        group.start_soon(
+            partial(two.append, diary_every=99, at=START), "c", "fast", [comment("v", "b")]
+        )
+
+    assert await two.due_viewers(batch_size=2, idle_before=START - timedelta(1), limit=10) == [
+        ("c", "v")
+    ], "both waiting comments are counted"
+    rest = await two.viewer_batch("c", "v", limit=10)
+    assert rest is not None
+    assert sorted(c.entry.text for c in rest.comments) == ["a", "b"]

@@ -1,0 +1,225 @@
+"""The growth store on both backends (SQLite file, PostgreSQL) from the same tests:
+numbering, counters, queues, versions, and the Protocol's exact signatures. Several
+PostgreSQL instances writing at once: tests/server/test_growth_server.py."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, timedelta, timezone
+
+import pytest
+
+from omoide.character.identity_store import (
+    ChangeStatus,
+    FieldChange,
+    IdentityVersion,
+    PendingChange,
+    RefusedField,
+)
+from omoide.character.library import CharacterLibrary
+from omoide.errors import Conflict, NotFound
+from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.server.growth import PostgresGrowthStore
+from omoide.stream.records import (
+    Appended,
+    CommentEntry,
+    DiaryReason,
+    LearnedFact,
+    ViewerSummaryRecord,
+)
+from omoide.stream.service import GrowthStore
+from tests.stream.harness import START
+
+
+def entry(viewer: str, text: str, *, signal: bool = True, seconds: int = 0) -> CommentEntry:
+    return CommentEntry(
+        viewer_id=viewer,
+        display_name=viewer.upper(),
+        text=text,
+        time=START + timedelta(seconds=seconds),
+        platform="twitch",
+        reply=None,
+        signal=signal,
+        stored=signal,
+        importance=0.5,
+        signals=("preference",) if signal else (),
+        topics=("games",) if signal else (),
+        learned=(LearnedFact(viewer, viewer.upper(), "add", "f1", f"likes {text}"),)
+        if signal
+        else (),
+    )
+
+
+@pytest.mark.anyio
+async def test_comments_are_numbered_per_stream_and_jobs_queued_per_threshold(
+    growth: GrowthStore,
+) -> None:
+    first = await growth.append(
+        "c", "s1", [entry("a", "x"), entry("b", "y")], diary_every=3, at=START
+    )
+    assert (first.status.comment_count, first.diary_jobs) == (2, ())
+    second = await growth.append(
+        "c", "s1", [entry("a", str(n), seconds=n) for n in range(5)], diary_every=3, at=START
+    )
+    assert second.status.comment_count == 7
+    assert [(job.number, job.from_seq, job.to_seq) for job in second.diary_jobs] == [
+        (1, 1, 3),
+        (2, 4, 6),
+    ]
+    other = await growth.append("c", "s2", [entry("a", "z")], diary_every=3, at=START)
+    assert other.status.comment_count == 1, "another stream counts on its own"
+    window = await growth.diary_window(second.diary_jobs[1], sample=10, facts=10, top=5)
+    assert [comment.seq for comment in window.sample] == [4, 5, 6]
+    assert window.stats.comments == 3 and window.stats.top_viewers == (("A", 3),)
+    assert window.stats.topics == (("games", 3),)
+    assert [fact.text for fact in window.learned] == ["likes 1", "likes 2", "likes 3"]
+    end = await growth.end("c", "s1", at=START)
+    assert (end.reason, end.from_seq, end.to_seq, end.number) == (DiaryReason.END, 7, 7, 3)
+    pending = await growth.pending_diary_jobs(character_id="c", stream_id="s1", limit=10)
+    assert [job.number for job in pending] == [1, 2, 3]
+    await growth.finish_diary_job(pending[0], episode_id="e1")
+    assert len(await growth.pending_diary_jobs(character_id=None, stream_id=None, limit=10)) == 2
+    with pytest.raises(Conflict):
+        await growth.end("c", "s1", at=START)
+    with pytest.raises(NotFound):
+        await growth.end("c", "nope", at=START)
+
+
+@pytest.mark.anyio
+async def test_viewer_work_waits_for_size_or_idle_time(growth: GrowthStore) -> None:
+    later = START + timedelta(minutes=10)
+    batch = [entry("a", str(n)) for n in range(3)] + [entry("a", "ww", signal=False)]
+    await growth.append("c", "s1", batch, diary_every=100, at=START)
+    await growth.append("c", "s1", [entry("b", "hi")], diary_every=100, at=later)
+    assert await growth.due_viewers(batch_size=3, idle_before=START, limit=10) == [("c", "a")]
+    assert await growth.due_viewers(batch_size=5, idle_before=START, limit=10) == [("c", "a")]
+    assert await growth.due_viewers(batch_size=5, idle_before=START - timedelta(1), limit=10) == []
+    assert len(await growth.due_viewers(batch_size=5, idle_before=None, limit=10)) == 2
+    work = await growth.viewer_batch("c", "a", limit=2)
+    assert work is not None and [c.entry.text for c in work.comments] == ["0", "1"]
+    assert work.messages_seen == 4, "low-signal comments are seen, not queued"
+    summary = ViewerSummaryRecord("c", "a", "A", "likes games", "llm", 4, START)
+    await growth.finish_viewer_batch(work, summary=summary, learned=[])
+    assert await growth.viewer_summary("c", "a") == summary
+    rest = await growth.viewer_batch("c", "a", limit=10)
+    assert rest is not None and [c.entry.text for c in rest.comments] == ["2"]
+    assert rest.previous == summary
+    await growth.finish_viewer_batch(rest, summary=None, learned=[])
+    assert await growth.viewer_batch("c", "a", limit=10) is None
+    assert await growth.due_viewers(batch_size=1, idle_before=None, limit=10) == [("c", "b")]
+
+
+@pytest.mark.anyio
+async def test_a_window_counts_replies_low_signal_and_ranks_ties_by_name(
+    growth: GrowthStore,
+) -> None:
+    tokyo = timezone(timedelta(hours=9))
+    comments = [
+        replace(entry("b", "one", seconds=1), reply="hi b", time=START.astimezone(tokyo)),
+        entry("a", "lol", signal=False, seconds=2),
+        replace(entry("a", "two", seconds=3), signals=("question", "preference")),
+    ]
+    appended = await growth.append("c", "s1", comments, diary_every=3, at=START)
+    (job,) = appended.diary_jobs
+    assert appended.status.started_at == START and appended.status.started_at.tzinfo == UTC
+    assert appended.status.last_comment_at == START + timedelta(seconds=3)
+    window = await growth.diary_window(job, sample=1, facts=1, top=5)
+    stats = window.stats
+    assert (stats.comments, stats.viewers, stats.low_signal, stats.stored, stats.replied) == (
+        3,
+        2,
+        1,
+        2,
+        1,
+    )
+    assert (stats.first_time, stats.last_time) == (START, START + timedelta(seconds=3))
+    assert stats.top_viewers == (("A", 2), ("B", 1))
+    assert stats.signals == (("preference", 2), ("question", 1))
+    assert [c.seq for c in window.sample] == [1], "one sampled, and the replied one"
+    assert (
+        window.sample[0].entry == replace(comments[0], learned=())
+        and window.sample[0].entry.time.tzinfo == UTC
+    )
+    assert [fact.text for fact in window.learned] == ["likes one"]
+
+
+@pytest.mark.anyio
+async def test_a_stream_ended_and_resumed_can_end_again(growth: GrowthStore) -> None:
+    await growth.append("c", "s1", [entry("a", "x")], diary_every=10, at=START)
+    first = await growth.end("c", "s1", at=START)
+    nothing = await growth.append("c", "s1", [], diary_every=1, at=START + timedelta(1))
+    ended = await growth.status("c", "s1")
+    resumed = await growth.append("c", "s1", [entry("a", "y")], diary_every=10, at=START)
+    second = await growth.end("c", "s1", at=START + timedelta(hours=1))
+
+    assert (first.from_seq, first.to_seq, second.from_seq, second.to_seq) == (1, 1, 2, 2)
+    assert nothing == Appended(ended, ()), "an empty batch neither resumes nor counts"
+    assert ended.ended_at == START and resumed.status.ended_at is None
+    assert (await growth.status("c", "s1")).ended_at == START + timedelta(hours=1)
+    with pytest.raises(NotFound):
+        await growth.status("c", "other")
+
+
+@pytest.mark.anyio
+async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthStore) -> None:
+    profile = (await CharacterLibrary([]).load("haru")).profile
+    first = IdentityVersion("haru", 0, profile, (), "the profile file", START)
+    await growth.add_version(first)
+    with pytest.raises(Conflict, match="version 0"):
+        await growth.add_version(first)
+    change = PendingChange(
+        "ch1",
+        "haru",
+        0,
+        (FieldChange("likes", profile.likes, ("rain", "게임")),),
+        (RefusedField("name", "protected"),),
+        START,
+        diary_entry_id="d1",
+    )
+    await growth.add_change(change)
+    await growth.add_change(replace(change, id="ch2", created_at=START + timedelta(1)))
+    renamed = profile.model_copy(update={"likes": ("rain", "게임")})
+    second = IdentityVersion("haru", 1, renamed, change.changes, "approved", START, "d1", "ch1")
+    decided = replace(change, status=ChangeStatus.APPROVED, decided_at=START, version=1)
+    await growth.add_version(second, decided=decided)
+
+    assert await growth.list_versions("haru") == [first, second]
+    assert await growth.latest_version("haru") == second
+    assert await growth.get_change("haru", "ch1") == decided
+    pending = await growth.list_changes("haru", status=ChangeStatus.PENDING)
+    assert [c.id for c in pending] == ["ch2"]
+    assert [c.id for c in await growth.list_changes("haru", status=None)] == ["ch1", "ch2"]
+    with pytest.raises(NotFound):
+        await growth.get_change("aoi", "ch1")
+    assert await growth.latest_version("aoi") is None
+
+
+def protocol_methods() -> dict[str, Callable[..., object]]:
+    """Every method of GrowthStore and the Protocols it joins."""
+    methods: dict[str, Callable[..., object]] = {}
+    for protocol in reversed(GrowthStore.__mro__):
+        if protocol.__module__.startswith("omoide."):
+            methods |= {
+                name: value
+                for name, value in vars(protocol).items()
+                if callable(value) and not name.startswith("_")
+            }
+    return methods
+
+
+def describe(function: Callable[..., object]) -> tuple[object, ...]:
+    signature = inspect.signature(function)
+    parameters = tuple(
+        (p.name, p.kind, p.default, str(p.annotation)) for p in signature.parameters.values()
+    )
+    return parameters, str(signature.return_annotation), inspect.iscoroutinefunction(function)
+
+
+@pytest.mark.parametrize("implementation", [SqliteGrowthStore, PostgresGrowthStore])
+def test_each_backend_has_exactly_the_protocols_signatures(implementation: type) -> None:
+    methods = protocol_methods()
+    assert {"append", "diary_window", "viewer_batch", "add_version", "close"} <= set(methods)
+    for name, method in methods.items():
+        assert describe(getattr(implementation, name)) == describe(method), name
