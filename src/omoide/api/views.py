@@ -1,7 +1,9 @@
 """Response models, and how library values become them.
 
 Every response has an explicit model, so the OpenAPI document shows exactly what comes
-back. Times are ISO 8601 in UTC.
+back. Times are ISO 8601 in UTC. A model that mirrors one library value is read from that
+value's attributes (:class:`LibraryView`); a field named differently in the API says which
+attribute it comes from (``validation_alias``).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.domain import (
     EmotionRecord,
@@ -26,10 +28,16 @@ from omoide.memory.context import MemoryContext
 from omoide.memory.emotions import EmotionSummary
 from omoide.memory.ranking import Ranked, ScoreComponents
 from omoide.memory.recall import Recollection
-from omoide.memory.turns import FactChange, StoredTurn
+from omoide.memory.turns import StoredTurn
 
 
-class ComponentsOut(BaseModel):
+class LibraryView(BaseModel):
+    """A response model read from a library value's attributes, or built by field name."""
+
+    model_config = ConfigDict(from_attributes=True, validate_by_name=True)
+
+
+class ComponentsOut(LibraryView):
     """Why a memory ranked where it did: normalised components in [0, 1], their weighted
     mean ``total``, and the raw values before normalisation."""
 
@@ -43,24 +51,18 @@ class ComponentsOut(BaseModel):
 
     @classmethod
     def of(cls, components: ScoreComponents) -> ComponentsOut:
-        return cls(
-            relevance=components.relevance,
-            recency=components.recency,
-            importance=components.importance,
-            total=components.total,
-            raw_relevance=components.raw_relevance,
-            raw_recency=components.raw_recency,
-            raw_importance=components.raw_importance,
-        )
+        return cls.model_validate(components)
 
 
-class EpisodeOut(BaseModel):
+class EpisodeOut(LibraryView):
     """One remembered exchange."""
 
-    episode_id: str
+    episode_id: str = Field(validation_alias="id")
     user_message: str
     bot_message: str
-    timestamp: datetime = Field(description="When the exchange happened")
+    timestamp: datetime = Field(
+        description="When the exchange happened", validation_alias="recorded_at"
+    )
     importance: float
     scoring: ScoringMethod
     emotion: str
@@ -73,34 +75,22 @@ class EpisodeOut(BaseModel):
 
     @classmethod
     def of(cls, episode: Episode) -> EpisodeOut:
-        return cls(
-            episode_id=episode.id,
-            user_message=episode.user_message,
-            bot_message=episode.bot_message,
-            timestamp=episode.recorded_at,
-            importance=episode.importance,
-            scoring=episode.scoring,
-            emotion=episode.emotion,
-            emotion_intensity=episode.emotion_intensity,
-            topics=list(episode.topics),
-            metadata=dict(episode.metadata),
-            recall_count=episode.recall_count,
-            last_recalled_at=episode.last_recalled_at,
-            archived_at=episode.archived_at,
-        )
+        return cls.model_validate(episode)
 
 
-class FactOut(BaseModel):
+class FactOut(LibraryView):
     """Something believed about the viewer, with provenance and validity times."""
 
-    fact_id: str
+    fact_id: str = Field(validation_alias="id")
     text: str
     category: FactCategory
     confidence: float = Field(description="How likely it is true")
     salience: float = Field(description="How much it matters")
     confirmation_count: int
     trust: TrustState
-    current: bool = Field(description="Neither superseded nor contradicted")
+    current: bool = Field(
+        description="Neither superseded nor contradicted", validation_alias="is_current"
+    )
     recorded_at: datetime
     valid_from: datetime
     valid_to: datetime | None
@@ -112,24 +102,7 @@ class FactOut(BaseModel):
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
-        return cls(
-            fact_id=fact.id,
-            text=fact.text,
-            category=fact.category,
-            confidence=fact.confidence,
-            salience=fact.salience,
-            confirmation_count=fact.confirmation_count,
-            trust=fact.trust,
-            current=fact.is_current,
-            recorded_at=fact.recorded_at,
-            valid_from=fact.valid_from,
-            valid_to=fact.valid_to,
-            superseded_at=fact.superseded_at,
-            supersedes=fact.supersedes,
-            source_episode_ids=list(fact.source_episode_ids),
-            recall_count=fact.recall_count,
-            last_recalled_at=fact.last_recalled_at,
-        )
+        return cls.model_validate(fact)
 
 
 class EpisodeHit(EpisodeOut):
@@ -193,14 +166,14 @@ class ContextOut(BaseModel):
         )
 
 
-class FactChangeOut(BaseModel):
+class FactChangeOut(LibraryView):
     action: str = Field(description="add | confirm | update | delete")
     fact_id: str
     text: str
     replaced_fact_id: str | None
 
 
-class TurnOut(BaseModel):
+class TurnOut(LibraryView):
     """What remembering one exchange did."""
 
     episode_id: str | None = Field(description="None when the exchange was not worth storing")
@@ -208,38 +181,20 @@ class TurnOut(BaseModel):
     stored: bool
     scoring: ScoringMethod
     signals: list[str] = Field(description="Why it scored as it did")
-    timestamp: datetime
+    timestamp: datetime = Field(validation_alias="recorded_at")
     fact_changes: list[FactChangeOut]
     extraction_failed: bool
 
     @classmethod
     def of(cls, stored: StoredTurn) -> TurnOut:
-        return cls(
-            episode_id=stored.episode_id,
-            importance=stored.importance,
-            stored=stored.stored,
-            scoring=stored.scoring,
-            signals=list(stored.signals),
-            timestamp=stored.recorded_at,
-            fact_changes=[_change(change) for change in stored.fact_changes],
-            extraction_failed=stored.extraction_failed,
-        )
-
-
-def _change(change: FactChange) -> FactChangeOut:
-    return FactChangeOut(
-        action=change.action,
-        fact_id=change.fact_id,
-        text=change.text,
-        replaced_fact_id=change.replaced_fact_id,
-    )
+        return cls.model_validate(stored)
 
 
 class TurnBatchOut(BaseModel):
     turns: list[TurnOut] = Field(description="One outcome per turn, in the order given")
 
 
-class TombstoneOut(BaseModel):
+class TombstoneOut(LibraryView):
     """What remains of a deleted memory: never its content."""
 
     memory_id: str
@@ -249,35 +204,23 @@ class TombstoneOut(BaseModel):
 
     @classmethod
     def of(cls, tombstone: Tombstone) -> TombstoneOut:
-        return cls(
-            memory_id=tombstone.memory_id,
-            kind=str(tombstone.kind),
-            deleted_at=tombstone.deleted_at,
-            reason=tombstone.reason,
-        )
+        return cls.model_validate(tombstone)
 
 
-class EmotionOut(BaseModel):
-    emotion_id: str
+class EmotionOut(LibraryView):
+    emotion_id: str = Field(validation_alias="id")
     emotion: str
     intensity: float
-    timestamp: datetime
+    timestamp: datetime = Field(validation_alias="recorded_at")
     trigger_topics: list[str]
     episode_id: str | None
 
     @classmethod
     def of(cls, record: EmotionRecord) -> EmotionOut:
-        return cls(
-            emotion_id=record.id,
-            emotion=record.emotion,
-            intensity=record.intensity,
-            timestamp=record.recorded_at,
-            trigger_topics=list(record.trigger_topics),
-            episode_id=record.episode_id,
-        )
+        return cls.model_validate(record)
 
 
-class EmotionSummaryOut(BaseModel):
+class EmotionSummaryOut(LibraryView):
     days: int
     dominant: str | None
     average_intensity: float | None
@@ -287,14 +230,7 @@ class EmotionSummaryOut(BaseModel):
 
     @classmethod
     def of(cls, summary: EmotionSummary) -> EmotionSummaryOut:
-        return cls(
-            days=summary.days,
-            dominant=summary.dominant,
-            average_intensity=summary.average_intensity,
-            counts=dict(summary.counts),
-            hard_days=list(summary.hard_days),
-            record_count=summary.record_count,
-        )
+        return cls.model_validate(summary)
 
 
 class EmotionsOut(BaseModel):

@@ -8,35 +8,27 @@ Errors: see :mod:`omoide.embed.http`; a wrong shape or dimension is a BackendErr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from types import TracebackType
-
-import httpx
-import numpy as np
-from numpy.typing import NDArray
-
-from omoide.domain import Matrix, Vector
-from omoide.embed.batching import check_batch_size, embed_in_batches
-from omoide.embed.http import (
-    JsonEndpoint,
-    RetryPolicy,
-    build_client,
-    check_base_url,
-    check_dimensions,
-    check_model,
-    check_probe_dimensions,
-    matrix_from_json_rows,
-    post_json_with_retries,
-)
-from omoide.embed.vectors import check_text, check_texts, unit_rows
+from omoide.embed.http import JsonEndpoint, RetryPolicy, check_base_url, check_model
+from omoide.embed.http_embedder import HttpEmbedder, WireFormat, probe_dimensions
 from omoide.errors import BackendError
 
 DEFAULT_OLLAMA_URL = "http://localhost:11434"
-PROBE_TEXT = "dimension probe"
-_OWNER = "ollama embedder"
 
 
-class OllamaEmbedder:
+def _payload(model: str, batch: list[str]) -> dict[str, object]:
+    return {"model": model, "input": batch}
+
+
+def _embeddings(answer: object, count: int, source: str) -> object:
+    if not isinstance(answer, dict) or "embeddings" not in answer:
+        raise BackendError(f"{source} answered without an 'embeddings' list")
+    return answer["embeddings"]
+
+
+OLLAMA_WIRE = WireFormat(name="ollama", payload=_payload, embeddings=_embeddings)
+
+
+class OllamaEmbedder(HttpEmbedder):
     """An Ollama embedding model (e.g. ``bge-m3``, ``nomic-embed-text``), batched.
 
     Owns an ``httpx.AsyncClient``: close it with :meth:`aclose` or ``async with``.
@@ -52,11 +44,14 @@ class OllamaEmbedder:
         timeout_seconds: float = 30.0,
         retry: RetryPolicy | None = None,
     ) -> None:
-        self._model = check_model(model, owner=_OWNER)
-        self._dimensions = check_dimensions(dimensions, owner=_OWNER)
-        self._batch_size = check_batch_size(batch_size, owner=_OWNER)
-        self._endpoint = _endpoint(model, base_url, retry)
-        self._client = build_client(timeout_seconds, owner=_OWNER)
+        super().__init__(
+            model,
+            wire=OLLAMA_WIRE,
+            endpoint=_endpoint(model, base_url, retry),
+            dimensions=dimensions,
+            batch_size=batch_size,
+            timeout_seconds=timeout_seconds,
+        )
 
     @classmethod
     async def connect(
@@ -70,76 +65,25 @@ class OllamaEmbedder:
         retry: RetryPolicy | None = None,
     ) -> OllamaEmbedder:
         """Embed one probe text to learn (or, if given, verify) the model's dimensions."""
-        endpoint = _endpoint(check_model(model, owner=_OWNER), base_url, retry)
-        async with build_client(timeout_seconds, owner=_OWNER) as client:
-            probe = await _request_rows(client, endpoint, model, [PROBE_TEXT])
-        source = f"{endpoint.description} at {endpoint.url}"
-        unit_rows(probe, rows=1, dimensions=probe.shape[1], source=source)
+        endpoint = _endpoint(model, base_url, retry)
+        found = await probe_dimensions(
+            OLLAMA_WIRE, endpoint, model, expected=dimensions, timeout_seconds=timeout_seconds
+        )
         return cls(
             model,
-            dimensions=check_probe_dimensions(probe.shape[1], dimensions, source=source),
+            dimensions=found,
             base_url=base_url,
             batch_size=batch_size,
             timeout_seconds=timeout_seconds,
             retry=retry,
         )
 
-    @property
-    def model_name(self) -> str:
-        return f"ollama:{self._model}"
-
-    @property
-    def dimensions(self) -> int:
-        return self._dimensions
-
-    async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return await embed_in_batches(
-            self._embed_batch,
-            check_texts(texts),
-            batch_size=self._batch_size,
-            dimensions=self._dimensions,
-        )
-
-    async def embed_query(self, text: str) -> Vector:
-        matrix = await self._embed_batch([check_text(text)])
-        vector: Vector = matrix[0]
-        return vector
-
-    async def aclose(self) -> None:
-        await self._client.aclose()
-
-    async def __aenter__(self) -> OllamaEmbedder:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def _embed_batch(self, batch: list[str]) -> Matrix:
-        rows = await _request_rows(self._client, self._endpoint, self._model, batch)
-        source = f"{self._endpoint.description} at {self._endpoint.url}"
-        return unit_rows(rows, rows=len(batch), dimensions=self._dimensions, source=source)
-
-
-async def _request_rows(
-    client: httpx.AsyncClient, endpoint: JsonEndpoint, model: str, batch: list[str]
-) -> NDArray[np.float64]:
-    answer = await post_json_with_retries(client, endpoint, {"model": model, "input": batch})
-    source = f"{endpoint.description} at {endpoint.url}"
-    if not isinstance(answer, dict) or "embeddings" not in answer:
-        raise BackendError(f"{source} answered without an 'embeddings' list")
-    return matrix_from_json_rows(answer["embeddings"], count=len(batch), source=source)
-
 
 def _endpoint(model: str, base_url: str, retry: RetryPolicy | None) -> JsonEndpoint:
-    root = check_base_url(base_url, owner=_OWNER)
+    owner = OLLAMA_WIRE.owner
     return JsonEndpoint(
-        url=f"{root}/api/embed",
-        description=f"ollama embedder (model {model!r})",
+        url=f"{check_base_url(base_url, owner=owner)}/api/embed",
+        description=f"ollama embedder (model {check_model(model, owner=owner)!r})",
         headers={},
         retry=retry if retry is not None else RetryPolicy(),
     )

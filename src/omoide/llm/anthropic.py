@@ -22,22 +22,18 @@ import httpx
 
 from omoide.errors import BackendError
 from omoide.llm.base import ChatMessage, ChatOptions
-from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy, call_with_retries, stream_with_retries
+from omoide.llm.http_chat import ChatWire, HttpChatModel
+from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy
 from omoide.llm.sse import SseEvent, iter_sse_events
 from omoide.llm.transport import (
     HttpCall,
     check_base_url,
-    check_model_name,
-    check_timeout,
     decode_json,
     lookup,
     malformed,
-    post_json,
     reported_failure,
-    stream_lines,
     truncated_stream,
 )
-from omoide.llm.validation import check_chat_request
 
 BACKEND = "anthropic"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -75,79 +71,29 @@ def anthropic_request_body(
     return body
 
 
-class AnthropicChatModel:
-    """A Claude model; ``api_key`` is sent as ``x-api-key`` (omit it for keyless proxies)."""
+def _reply_text(call: HttpCall, payload: object) -> str:
+    if lookup(payload, "type") == "error":
+        raise _error_event(call, payload)
+    blocks = lookup(payload, "content")
+    if not isinstance(blocks, list):
+        raise malformed(call, "no content blocks in the reply")
+    texts = [lookup(block, "text") for block in blocks if lookup(block, "type") == "text"]
+    return "".join(text for text in texts if isinstance(text, str))
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str = DEFAULT_BASE_URL,
-        timeout_seconds: float = 60.0,
-        retry: RetryPolicy = DEFAULT_RETRY,
-        client: httpx.AsyncClient | None = None,
-    ) -> None:
-        self._model = check_model_name(model, backend=BACKEND)
-        self._url = f"{check_base_url(base_url, backend=BACKEND)}/v1/messages"
-        self._headers = {"anthropic-version": API_VERSION}
-        if api_key:
-            self._headers["x-api-key"] = api_key
-        self._timeout = check_timeout(timeout_seconds, backend=BACKEND)
-        self._retry = retry
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient()
 
-    @property
-    def name(self) -> str:
-        return f"{BACKEND}:{self._model}"
-
-    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
-        call = self._call(messages, options, stream=False)
-        payload = await call_with_retries(lambda: post_json(self._client, call), self._retry)
-        if lookup(payload, "type") == "error":
-            raise _error_event(call, payload)
-        blocks = lookup(payload, "content")
-        if not isinstance(blocks, list):
-            raise malformed(call, "no content blocks in the reply")
-        texts = [lookup(block, "text") for block in blocks if lookup(block, "type") == "text"]
-        return "".join(text for text in texts if isinstance(text, str))
-
-    async def stream(
-        self, messages: Sequence[ChatMessage], options: ChatOptions
-    ) -> AsyncIterator[str]:
-        call = self._call(messages, options, stream=True)
-        opened = stream_with_retries(lambda: self._stream_once(call), self._retry)
-        async with aclosing(opened) as tokens:
-            async for token in tokens:
-                yield token
-
-    async def aclose(self) -> None:
-        """Close the HTTP client, unless it was passed in (its owner closes it)."""
-        if self._owns_client:
-            await self._client.aclose()
-
-    def _call(
-        self, messages: Sequence[ChatMessage], options: ChatOptions, *, stream: bool
-    ) -> HttpCall:
-        check_chat_request(messages, options)
-        body = anthropic_request_body(self._model, messages, options, stream=stream)
-        return HttpCall(BACKEND, self._model, self._url, body, self._headers, self._timeout)
-
-    async def _stream_once(self, call: HttpCall) -> AsyncGenerator[str, None]:
-        lines = stream_lines(self._client, call)
-        async with aclosing(lines), aclosing(iter_sse_events(lines)) as events:
-            async for event in events:
-                payload = decode_json(call, event.data)
-                kind = _event_type(event, payload)
-                if kind == "error":
-                    raise _error_event(call, payload)
-                if kind == "message_stop":
-                    return
-                text = _delta_text(payload) if kind == "content_block_delta" else ""
-                if text:
-                    yield text
-        raise truncated_stream(call)
+async def _stream_tokens(call: HttpCall, lines: AsyncIterator[str]) -> AsyncGenerator[str, None]:
+    async with aclosing(iter_sse_events(lines)) as events:
+        async for event in events:
+            payload = decode_json(call, event.data)
+            kind = _event_type(event, payload)
+            if kind == "error":
+                raise _error_event(call, payload)
+            if kind == "message_stop":
+                return
+            text = _delta_text(payload) if kind == "content_block_delta" else ""
+            if text:
+                yield text
+    raise truncated_stream(call)
 
 
 def _event_type(event: SseEvent, payload: object) -> str:
@@ -168,3 +114,38 @@ def _error_event(call: HttpCall, payload: object) -> BackendError:
     message = lookup(payload, "error", "message")
     detail = f"{error_type}: {message}" if isinstance(message, str) else str(payload)
     return reported_failure(call, detail, retryable=error_type in _RETRYABLE_ERROR_TYPES)
+
+
+ANTHROPIC_WIRE = ChatWire(
+    backend=BACKEND,
+    request_body=anthropic_request_body,
+    reply_text=_reply_text,
+    stream_tokens=_stream_tokens,
+)
+
+
+class AnthropicChatModel(HttpChatModel):
+    """A Claude model; ``api_key`` is sent as ``x-api-key`` (omit it for keyless proxies)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout_seconds: float = 60.0,
+        retry: RetryPolicy = DEFAULT_RETRY,
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        headers = {"anthropic-version": API_VERSION}
+        if api_key:
+            headers["x-api-key"] = api_key
+        super().__init__(
+            model,
+            wire=ANTHROPIC_WIRE,
+            url=f"{check_base_url(base_url, backend=BACKEND)}/v1/messages",
+            headers=headers,
+            timeout_seconds=timeout_seconds,
+            retry=retry,
+            client=client,
+        )

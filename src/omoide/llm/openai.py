@@ -16,22 +16,18 @@ from contextlib import aclosing
 import httpx
 
 from omoide.llm.base import ChatMessage, ChatOptions
-from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy, call_with_retries, stream_with_retries
+from omoide.llm.http_chat import ChatWire, HttpChatModel
+from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy
 from omoide.llm.sse import iter_sse_events
 from omoide.llm.transport import (
     HttpCall,
     check_base_url,
-    check_model_name,
-    check_timeout,
     decode_json,
     lookup,
     malformed,
-    post_json,
     reported_failure,
-    stream_lines,
     truncated_stream,
 )
-from omoide.llm.validation import check_chat_request
 
 BACKEND = "openai"
 DEFAULT_BASE_URL = "https://api.openai.com"
@@ -63,7 +59,47 @@ def openai_request_body(
     return body
 
 
-class OpenAIChatModel:
+def _reply_text(call: HttpCall, payload: object) -> str:
+    _raise_reported_error(call, payload)
+    content = lookup(payload, "choices", 0, "message", "content")
+    if not isinstance(content, str):
+        raise malformed(call, "no text in choices[0].message.content")
+    return content
+
+
+async def _stream_tokens(call: HttpCall, lines: AsyncIterator[str]) -> AsyncGenerator[str, None]:
+    finished = False
+    async with aclosing(iter_sse_events(lines)) as events:
+        async for event in events:
+            if event.data.strip() == _DONE:
+                return
+            chunk = decode_json(call, event.data)
+            _raise_reported_error(call, chunk)
+            content = lookup(chunk, "choices", 0, "delta", "content")
+            if isinstance(content, str) and content:
+                yield content
+            finished = finished or lookup(chunk, "choices", 0, "finish_reason") is not None
+    if not finished:
+        raise truncated_stream(call)
+
+
+def _raise_reported_error(call: HttpCall, payload: object) -> None:
+    error = lookup(payload, "error")
+    if error is None:
+        return
+    detail = lookup(error, "message")
+    raise reported_failure(call, detail if isinstance(detail, str) else str(error), retryable=False)
+
+
+OPENAI_WIRE = ChatWire(
+    backend=BACKEND,
+    request_body=openai_request_body,
+    reply_text=_reply_text,
+    stream_tokens=_stream_tokens,
+)
+
+
+class OpenAIChatModel(HttpChatModel):
     """A model behind an OpenAI-compatible API; ``api_key`` is sent as a bearer token."""
 
     def __init__(
@@ -76,68 +112,12 @@ class OpenAIChatModel:
         retry: RetryPolicy = DEFAULT_RETRY,
         client: httpx.AsyncClient | None = None,
     ) -> None:
-        self._model = check_model_name(model, backend=BACKEND)
-        self._url = chat_completions_url(base_url)
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._timeout = check_timeout(timeout_seconds, backend=BACKEND)
-        self._retry = retry
-        self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient()
-
-    @property
-    def name(self) -> str:
-        return f"{BACKEND}:{self._model}"
-
-    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
-        call = self._call(messages, options, stream=False)
-        payload = await call_with_retries(lambda: post_json(self._client, call), self._retry)
-        _raise_reported_error(call, payload)
-        content = lookup(payload, "choices", 0, "message", "content")
-        if not isinstance(content, str):
-            raise malformed(call, "no text in choices[0].message.content")
-        return content
-
-    async def stream(
-        self, messages: Sequence[ChatMessage], options: ChatOptions
-    ) -> AsyncIterator[str]:
-        call = self._call(messages, options, stream=True)
-        opened = stream_with_retries(lambda: self._stream_once(call), self._retry)
-        async with aclosing(opened) as tokens:
-            async for token in tokens:
-                yield token
-
-    async def aclose(self) -> None:
-        """Close the HTTP client, unless it was passed in (its owner closes it)."""
-        if self._owns_client:
-            await self._client.aclose()
-
-    def _call(
-        self, messages: Sequence[ChatMessage], options: ChatOptions, *, stream: bool
-    ) -> HttpCall:
-        check_chat_request(messages, options)
-        body = openai_request_body(self._model, messages, options, stream=stream)
-        return HttpCall(BACKEND, self._model, self._url, body, self._headers, self._timeout)
-
-    async def _stream_once(self, call: HttpCall) -> AsyncGenerator[str, None]:
-        finished = False
-        lines = stream_lines(self._client, call)
-        async with aclosing(lines), aclosing(iter_sse_events(lines)) as events:
-            async for event in events:
-                if event.data.strip() == _DONE:
-                    return
-                chunk = decode_json(call, event.data)
-                _raise_reported_error(call, chunk)
-                content = lookup(chunk, "choices", 0, "delta", "content")
-                if isinstance(content, str) and content:
-                    yield content
-                finished = finished or lookup(chunk, "choices", 0, "finish_reason") is not None
-        if not finished:
-            raise truncated_stream(call)
-
-
-def _raise_reported_error(call: HttpCall, payload: object) -> None:
-    error = lookup(payload, "error")
-    if error is None:
-        return
-    detail = lookup(error, "message")
-    raise reported_failure(call, detail if isinstance(detail, str) else str(error), retryable=False)
+        super().__init__(
+            model,
+            wire=OPENAI_WIRE,
+            url=chat_completions_url(base_url),
+            headers={"Authorization": f"Bearer {api_key}"} if api_key else {},
+            timeout_seconds=timeout_seconds,
+            retry=retry,
+            client=client,
+        )

@@ -1,4 +1,4 @@
-"""HTTP plumbing shared by the Ollama, OpenAI and Anthropic backends: functions, no base class.
+"""HTTP plumbing under :class:`~omoide.llm.http_chat.HttpChatModel`: functions, no state.
 
 Every httpx failure is translated here, at the boundary:
 

@@ -4,6 +4,9 @@ Turns are stored as JSON rows in their own SQLite file (WAL, ``synchronous=FULL`
 process killed at any point loses nothing it acknowledged. A worker drains the queue into
 the memory pipeline in batches; a batch that fails stays queued and is retried, and a
 batch that can never succeed is parked as failed (kept, never dropped) for a person.
+
+The queue's contract (:class:`TurnQueue`, :class:`QueuedTurn` and the JSON form of a turn)
+lives in :mod:`omoide.store.queue`, shared with the server store; it is re-exported here.
 """
 
 from __future__ import annotations
@@ -11,17 +14,19 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
 
 import anyio
 import apsw
 
 from omoide.clock import Clock
-from omoide.domain import Scope, as_utc, new_id
-from omoide.memory.turns import TurnInput, TurnState
+from omoide.domain import TurnInput, as_utc, new_id
+from omoide.store.queue import QueuedTurn as QueuedTurn
+from omoide.store.queue import TurnQueue as TurnQueue
+from omoide.store.queue import turn_from_json as turn_from_json
+from omoide.store.queue import turn_to_json as turn_to_json
 
 logger = logging.getLogger(__name__)
 
@@ -37,63 +42,6 @@ CREATE TABLE IF NOT EXISTS queued_turns (
 );
 CREATE INDEX IF NOT EXISTS queued_turns_pending ON queued_turns(failed, id);
 """
-
-
-@dataclass(frozen=True, slots=True)
-class QueuedTurn:
-    job_id: int
-    turn: TurnInput
-    attempts: int
-
-
-def turn_to_json(turn: TurnInput) -> dict[str, Any]:
-    return {
-        "character_id": turn.scope.character_id,
-        "user_id": turn.scope.user_id,
-        "user_message": turn.user_message,
-        "bot_message": turn.bot_message,
-        "emotion": turn.state.emotion,
-        "emotion_intensity": turn.state.emotion_intensity,
-        "topics": list(turn.state.topics),
-        "timestamp": turn.timestamp.isoformat() if turn.timestamp else None,
-        "metadata": dict(turn.metadata),
-        "force_store": turn.force_store,
-        "importance": turn.importance,
-        "user_name": turn.user_name,
-        "turn_id": turn.turn_id,
-    }
-
-
-def turn_from_json(data: dict[str, Any]) -> TurnInput:
-    timestamp = data["timestamp"]
-    return TurnInput(
-        scope=Scope(data["character_id"], data["user_id"]),
-        user_message=data["user_message"],
-        bot_message=data["bot_message"],
-        state=TurnState(data["emotion"], data["emotion_intensity"], tuple(data["topics"])),
-        timestamp=datetime.fromisoformat(timestamp) if timestamp else None,
-        metadata=data["metadata"],
-        force_store=data["force_store"],
-        importance=data["importance"],
-        user_name=data["user_name"],
-        turn_id=data["turn_id"],
-    )
-
-
-class TurnQueue(Protocol):
-    """Where accepted turns wait to be remembered: SQLite embedded, PostgreSQL on servers."""
-
-    async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]: ...
-
-    async def take(self, limit: int) -> list[QueuedTurn]: ...
-
-    async def done(self, job_ids: Sequence[int]) -> None: ...
-
-    async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None: ...
-
-    async def counts(self) -> dict[str, int]: ...
-
-    def close(self) -> None: ...
 
 
 class DurableTurnQueue:

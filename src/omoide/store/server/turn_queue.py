@@ -8,9 +8,8 @@ do not take the same turn at once. A claim that expires (its instance died) make
 turns available again; a turn stored just before such a death is recognised on replay by
 its ``turn_id``, as with the embedded queue.
 
-It subclasses the embedded queue only so the drainer and the conversation, which are typed
-with it, accept it; every public method is overridden (a test pins that), and no SQLite
-file is opened.
+Both implement :class:`~omoide.store.queue.TurnQueue` (a test pins that they match it
+exactly) and keep a turn in the JSON form of :mod:`omoide.store.queue`.
 """
 
 from __future__ import annotations
@@ -20,9 +19,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from omoide.clock import Clock
-from omoide.domain import as_utc, new_id
-from omoide.memory.queue import QueuedTurn, turn_from_json, turn_to_json
-from omoide.memory.turns import TurnInput
+from omoide.domain import TurnInput, as_utc, new_id
+from omoide.store.queue import QueuedTurn, turn_from_json, turn_to_json
 from omoide.store.server.database import Database, execute, fetch_all, fetch_one
 
 CLAIM_SECONDS = 300.0

@@ -1,0 +1,133 @@
+"""Rows to domain values, for every SQL backend.
+
+Both SQL backends select the same columns in the same order; they differ only in how a
+time, a list of strings and a metadata object are stored. A :class:`RowDecoder` is built
+once per backend from those three decoding functions and turns a row into an
+:class:`~omoide.domain.Episode`, :class:`~omoide.domain.Fact`,
+:class:`~omoide.domain.EmotionRecord` or :class:`~omoide.domain.Tombstone`.
+
+Every query that returns a record selects one of the column lists defined here, in order.
+The fact list ends with the fact's source episode ids, which each backend selects with its
+own array expression (:func:`fact_columns`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from omoide.domain import (
+    EmotionRecord,
+    Episode,
+    Fact,
+    FactCategory,
+    MemoryKind,
+    MetadataValue,
+    Scope,
+    ScoringMethod,
+    Tombstone,
+    TrustState,
+)
+
+Row = Sequence[Any]
+
+EPISODE_COLUMNS = (
+    "s.character_id, s.user_id, e.id, e.user_message, e.bot_message, e.recorded_at, "
+    "e.importance, e.emotion, e.emotion_intensity, e.topics, e.scoring, e.last_recalled_at, "
+    "e.recall_count, e.archived_at, e.metadata"
+)
+EMOTION_COLUMNS = (
+    "s.character_id, s.user_id, m.id, m.emotion, m.intensity, m.recorded_at, m.trigger_topics, "
+    "(SELECT linked.id FROM episodes linked WHERE linked.internal_id = m.episode_internal_id)"
+)
+TOMBSTONE_COLUMNS = "s.character_id, s.user_id, t.memory_id, t.kind, t.deleted_at, t.reason"
+FACT_SOURCE_IDS = (
+    "SELECT linked.id FROM fact_sources fs JOIN episodes linked "
+    "ON linked.internal_id = fs.episode_internal_id "
+    "WHERE fs.fact_internal_id = f.internal_id ORDER BY fs.position"
+)
+
+
+def fact_columns(source_ids: str) -> str:
+    """The fact column list, ending with ``source_ids``: an expression over ``FACT_SOURCE_IDS``."""
+    return (
+        "s.character_id, s.user_id, f.id, f.text, f.category, f.confidence, f.salience, "
+        "f.recorded_at, f.valid_from, f.trust, f.confirmation_count, f.valid_to, "
+        "f.superseded_at, f.supersedes, f.last_recalled_at, f.recall_count, " + source_ids
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RowDecoder:
+    """One backend's column decodings, and the row decoders built on them."""
+
+    read_time: Callable[[Any], datetime]
+    read_strings: Callable[[Any], tuple[str, ...]]
+    read_metadata: Callable[[Any], dict[str, MetadataValue]]
+
+    def read_optional_time(self, value: Any) -> datetime | None:
+        return None if value is None else self.read_time(value)
+
+    def episode(self, row: Row) -> Episode:
+        return Episode(
+            id=row[2],
+            scope=_scope(row),
+            user_message=row[3],
+            bot_message=row[4],
+            recorded_at=self.read_time(row[5]),
+            importance=row[6],
+            emotion=row[7],
+            emotion_intensity=row[8],
+            topics=self.read_strings(row[9]),
+            scoring=ScoringMethod(row[10]),
+            last_recalled_at=self.read_optional_time(row[11]),
+            recall_count=row[12],
+            archived_at=self.read_optional_time(row[13]),
+            metadata=self.read_metadata(row[14]),
+        )
+
+    def fact(self, row: Row) -> Fact:
+        return Fact(
+            id=row[2],
+            scope=_scope(row),
+            text=row[3],
+            category=FactCategory(row[4]),
+            confidence=row[5],
+            salience=row[6],
+            recorded_at=self.read_time(row[7]),
+            valid_from=self.read_time(row[8]),
+            trust=TrustState(row[9]),
+            confirmation_count=row[10],
+            valid_to=self.read_optional_time(row[11]),
+            superseded_at=self.read_optional_time(row[12]),
+            supersedes=row[13],
+            source_episode_ids=self.read_strings(row[16]),
+            last_recalled_at=self.read_optional_time(row[14]),
+            recall_count=row[15],
+        )
+
+    def emotion(self, row: Row) -> EmotionRecord:
+        return EmotionRecord(
+            id=row[2],
+            scope=_scope(row),
+            emotion=row[3],
+            intensity=row[4],
+            recorded_at=self.read_time(row[5]),
+            trigger_topics=self.read_strings(row[6]),
+            episode_id=row[7],
+        )
+
+    def tombstone(self, row: Row) -> Tombstone:
+        return Tombstone(
+            memory_id=row[2],
+            kind=MemoryKind(row[3]),
+            scope=_scope(row),
+            deleted_at=self.read_time(row[4]),
+            reason=row[5],
+        )
+
+
+def _scope(row: Row) -> Scope:
+    return Scope(row[0], row[1])
