@@ -198,3 +198,10 @@ async def test_an_unwritable_cache_is_a_backend_error(tmp_path: Path) -> None:
     cache = ThresholdCache(blocker / "thresholds.json")
     with pytest.raises(BackendError, match="threshold cache"):
         await cached_duplicate_threshold(HashingEmbedder(64), cache)
+
+
+def test_a_gap_narrower_than_a_float_still_splits_its_edges() -> None:
+    """The midpoint of 0.0 and the smallest subnormal rounds to 0.0 itself."""
+    smallest = 5e-324
+    threshold = choose_threshold(np.asarray([smallest]), np.asarray([0.0]), false_merge_cost=1.0)
+    assert threshold == smallest

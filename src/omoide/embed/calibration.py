@@ -151,7 +151,8 @@ def choose_threshold(
     edges = np.unique(np.concatenate([paraphrase_scores, different_scores]))
     candidates = [(float(edges[0]) - 1e-3, 0.0), (_above(float(edges[-1])), 0.0)]
     candidates += [
-        (float((lower + upper) / 2), float(upper - lower)) for lower, upper in pairwise(edges)
+        (_between(float(lower), float(upper)), float(upper - lower))
+        for lower, upper in pairwise(edges)
     ]
     best: tuple[float, float, float] | None = None
     for threshold, gap in candidates:
@@ -162,6 +163,13 @@ def choose_threshold(
             best = key
     assert best is not None  # there are always the two outer candidates
     return -best[2]
+
+
+def _between(lower: float, upper: float) -> float:
+    """The middle of a gap, or its upper edge when the gap is too narrow for a float
+    strictly inside it (the threshold must still split ``lower`` from ``upper``)."""
+    middle = (lower + upper) / 2
+    return middle if lower < middle else upper
 
 
 def _above(highest: float) -> float:
