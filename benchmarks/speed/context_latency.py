@@ -136,10 +136,35 @@ async def open_service(directory: Path, embedder: Embedder, now: datetime) -> Om
     return await build(settings, embedder=embedder, clock=FixedClock(now))
 
 
-async def _measure_size(
-    built: BuiltStore, embedder: Embedder, queries: int, warmup: int, breakdown_queries: int
-) -> ContextSize:
-    spec = built.spec
+@dataclass(frozen=True, slots=True)
+class ReplyTiming:
+    """The reply path timed on one service: what the embedded and server sections share."""
+
+    latency: dict[str, LatencySummary]
+    store_calls: dict[str, LatencySummary]
+    mean_context_tokens: float
+    mean_context_episodes: float
+    mean_context_facts: float
+    precomputed_misses: int
+    paired_embedding_ms: float
+    """Median over queries of (with embedding - precomputed) for the same query."""
+
+
+ServiceOpener = Callable[[Embedder, datetime], Awaitable[Omoide]]
+"""Opens the service to time, with the embedder and clock it must use."""
+
+
+async def time_reply_path(
+    spec: CorpusSpec,
+    embedder: Embedder,
+    open_with: ServiceOpener,
+    *,
+    queries: int,
+    warmup: int,
+    breakdown_queries: int,
+) -> ReplyTiming:
+    """Time ``retrieve_context`` on the service ``open_with`` opens, with the queries
+    planned from ``spec`` (the same viewers and texts for every service of one spec)."""
     now = spec.timeline.end
     generator = ChatGenerator(
         seed=spec.seed + QUERY_SEED_OFFSET, viewers=spec.viewers, timeline=spec.timeline
@@ -147,7 +172,7 @@ async def _measure_size(
     planned = plan_queries(generator, warmup + queries)
     vectors = {text: await embedder.embed_query(text) for _, text in planned}
     precomputed = PrecomputedQueryEmbedder(embedder, vectors)
-    service = await open_service(built.directory, precomputed, now)
+    service = await open_with(precomputed, now)
     try:
         misses_before = precomputed.misses
         samples, contexts = await _interleaved(service, precomputed, planned, now, warmup)
@@ -155,15 +180,7 @@ async def _measure_size(
         calls = await _store_calls(service.store, planned, vectors, now, breakdown_queries)
     finally:
         await service.aclose()
-    return ContextSize(
-        episodes=spec.episodes,
-        viewers=spec.viewers,
-        store_reused=built.reused,
-        store_built_at=built.built_at,
-        build_write_seconds=built.write_seconds,
-        build_episodes_per_second=built.episodes_per_second,
-        build_fact_seconds=built.fact_seconds,
-        store_bytes=built.file_bytes,
+    return ReplyTiming(
         latency={mode: summarise_latencies(values) for mode, values in samples.items()},
         store_calls=calls,
         mean_context_tokens=_mean([c.rendered.tokens for c in contexts]),
@@ -173,6 +190,41 @@ async def _measure_size(
         paired_embedding_ms=_paired_difference_ms(
             samples["with_embedding"], samples["precomputed_query"]
         ),
+    )
+
+
+async def _measure_size(
+    built: BuiltStore, embedder: Embedder, queries: int, warmup: int, breakdown_queries: int
+) -> ContextSize:
+    spec = built.spec
+
+    async def embedded_service(inner: Embedder, now: datetime) -> Omoide:
+        return await open_service(built.directory, inner, now)
+
+    timing = await time_reply_path(
+        spec,
+        embedder,
+        embedded_service,
+        queries=queries,
+        warmup=warmup,
+        breakdown_queries=breakdown_queries,
+    )
+    return ContextSize(
+        episodes=spec.episodes,
+        viewers=spec.viewers,
+        store_reused=built.reused,
+        store_built_at=built.built_at,
+        build_write_seconds=built.write_seconds,
+        build_episodes_per_second=built.episodes_per_second,
+        build_fact_seconds=built.fact_seconds,
+        store_bytes=built.file_bytes,
+        latency=timing.latency,
+        store_calls=timing.store_calls,
+        mean_context_tokens=timing.mean_context_tokens,
+        mean_context_episodes=timing.mean_context_episodes,
+        mean_context_facts=timing.mean_context_facts,
+        precomputed_misses=timing.precomputed_misses,
+        paired_embedding_ms=timing.paired_embedding_ms,
     )
 
 

@@ -26,6 +26,9 @@ class SpeedProfile:
     llm_turns: int
     llm_reply_queries: int
     profiler_seconds: float
+    server_sizes: tuple[int, ...] = (10_000,)
+    server_load_seconds: float = 1800.0
+    """A size is not copied into PostgreSQL + Qdrant when that is projected to take longer."""
     ingest_batch_sizes: tuple[int, ...] = (64, 256)
     viewers: int = 1000
     pool_size: int = 20_000
@@ -65,6 +68,8 @@ FULL = SpeedProfile(
     llm_turns=1000,
     llm_reply_queries=100,
     profiler_seconds=30.0,
+    server_sizes=(10_000, 100_000),
+    server_load_seconds=2400.0,
 )
 
 PROFILES = {profile.name: profile for profile in (QUICK, FULL)}

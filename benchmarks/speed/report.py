@@ -16,6 +16,7 @@ from benchmarks.speed.report_sections import (
     method_section,
     open_section,
 )
+from benchmarks.speed.report_server import server_section
 from benchmarks.speed.results import SpeedResults
 
 MODE_LABELS = {
@@ -38,6 +39,7 @@ def render_report(results: SpeedResults, *, plots: Sequence[str]) -> str:
         header(results),
         targets_section(results),
         context_section(results.context, results.profiles),
+        server_section(results.server, results.context, results.skipped.get("server")),
         ingest_section(results.ingest, results.profiles),
         open_section(results.opens),
         baseline_section(results.qdrant, results.context, results.ingest, results.opens),

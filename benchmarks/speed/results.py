@@ -20,6 +20,7 @@ from benchmarks.speed.targets import TargetCheck
 
 if TYPE_CHECKING:
     from benchmarks.speed.qdrant_baseline import QdrantResult
+    from benchmarks.speed.server_latency import ServerResult
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
@@ -41,6 +42,8 @@ class SpeedResults:
     targets: tuple[TargetCheck, ...]
     skipped: dict[str, str] = field(default_factory=dict)
     load_average_at_end: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    server: ServerResult | None = None
+    """The reply path on the server profile (PostgreSQL + Qdrant)."""
 
 
 def to_json(value: object) -> JsonValue:

@@ -53,12 +53,13 @@ from omoide.store.base import EmbeddingInfo
 
 if TYPE_CHECKING:
     from benchmarks.speed.qdrant_baseline import QdrantResult
+    from benchmarks.speed.server_latency import ServerResult
 
 logger = logging.getLogger(__name__)
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 DEFAULT_WORK_DIR = REPOSITORY / "benchmarks" / "work"
-SECTIONS = ("llm", "ingest", "context", "open", "profile", "qdrant")
+SECTIONS = ("llm", "ingest", "context", "server", "open", "profile", "qdrant")
 MILLION = 1_000_000
 Result = TypeVar("Result")
 
@@ -96,6 +97,7 @@ class _Run:
         self.opens: list[OpenMeasurement] = []
         self.profiles: list[ProfileResult] = []
         self.qdrant: QdrantResult | None = None
+        self.server: ServerResult | None = None
         self._pool: EmbeddedPool | None = None
 
     def spec(self, episodes: int) -> CorpusSpec:
@@ -140,6 +142,7 @@ class _Run:
             targets=_targets(self.profile, self.context, self.ingest, self.opens, self.llm),
             skipped={**self.skipped, **pending},
             load_average_at_end=os.getloadavg(),
+            server=self.server,
         )
 
 
@@ -174,6 +177,8 @@ async def _run_section(run: _Run, section: str) -> None:
             run.ingest = await run.attempt(section, lambda: _ingest(run))
         case "context":
             run.context = await run.attempt(section, lambda: _context(run))
+        case "server":
+            run.server = await run.attempt(section, lambda: _server(run))
         case "open":
             run.opens = await run.attempt(section, lambda: _opens(run)) or []
         case "profile":
@@ -250,6 +255,23 @@ async def _context(run: _Run) -> ContextResult:
         warmup=profile.warmup_queries,
         breakdown_queries=profile.breakdown_queries,
         rebuild=run.rebuild,
+    )
+
+
+async def _server(run: _Run) -> ServerResult:
+    from benchmarks.speed.server_latency import measure_server
+
+    profile = run.profile
+    return await measure_server(
+        sizes=profile.server_sizes,
+        spec_for=run.spec,
+        ready_store=lambda episodes: _ready_store(run, episodes),
+        embedder=run.embedder,
+        work_dir=run.work_dir,
+        queries=profile.context_queries,
+        warmup=profile.warmup_queries,
+        breakdown_queries=profile.breakdown_queries,
+        load_bound_seconds=profile.server_load_seconds,
     )
 
 
