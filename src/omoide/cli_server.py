@@ -137,7 +137,8 @@ def reindex(as_json: AsJson = False) -> None:
 def migrate(
     source: Source, target: Target = "server", sample: Sample = 20, as_json: AsJson = False
 ) -> None:
-    """Copy an embedded store into the server store (vectors included), then verify it."""
+    """Copy an embedded store into the server store (vectors included), and the growth
+    store beside it (identity versions, stream logs), then verify both."""
     from omoide.store.server.migrate import migrate_sqlite
 
     if target != "server":
@@ -151,7 +152,14 @@ def migrate(
     async def action() -> dict[str, Any]:
         with console.status(f"copying {path} to the server store"):
             report = await migrate_sqlite(path, config, sample=sample)
-        return {"verified": report.verified, **dict(to_json(report)), "source": str(report.source)}
+        growth = report.growth
+        growth_json = {**dict(to_json(growth)), "source": growth.source and str(growth.source)}
+        return {
+            "verified": report.verified,
+            **dict(to_json(report)),
+            "source": str(report.source),
+            "growth": {**growth_json, "verified": growth.verified},
+        }
 
     result = _run(action)
     emit(as_json, result, lambda: _show_migration(result))
@@ -165,5 +173,16 @@ def _show_migration(result: dict[str, Any]) -> None:
     console.print(f"searches matching: {matched}/{len(result['searches'])}")
     for scope in result["mismatched"]:
         console.print(f"[red]counts differ[/red] {scope}")
+    growth = result["growth"]
+    if growth["source"] is None:
+        console.print("no growth store (identity versions, stream logs) beside it")
+    else:
+        console.print(
+            f"copied {growth['copied']} from {growth['source']} ({growth['characters']} characters)"
+        )
+    for character in growth["kept"]:
+        console.print(f"growth of {character!r} was already on the server: left as it is")
+    for character in growth["mismatched"]:
+        console.print(f"[red]growth counts differ[/red] {character}")
     verdict = "[green]verified[/green]" if result["verified"] else "[red]NOT verified[/red]"
     console.print(verdict)

@@ -98,11 +98,11 @@ async def test_two_instances_appending_to_one_stream_number_every_comment_once(
             group.start_soon(write, store, writer)
 
     status = await instances[1].status("c", "s1")
-    jobs = await instances[0].pending_diary_jobs(character_id="c", stream_id="s1", limit=100)
+    jobs = await instances[0].claim_diary_jobs(character_id="c", stream_id="s1", limit=100)
     windows = [(job.number, job.from_seq, job.to_seq) for job in jobs]
     assert status.comment_count == 2 * ROUNDS * 3
     assert windows == [(n, 5 * n - 4, 5 * n) for n in range(1, status.comment_count // 5 + 1)]
-    batch = await instances[0].viewer_batch("c", "v", limit=1000)
+    batch = await instances[0].claim_viewer_batch("c", "v", limit=1000)
     assert batch is not None
     assert sorted(c.seq for c in batch.comments) == list(range(1, status.comment_count + 1))
 
@@ -158,7 +158,7 @@ async def test_a_worker_never_skips_comments_another_instance_is_still_appending
     that commits later with a smaller id, and the pending count must include "a"."""
     one, two = instances
     await two.append("c", "fast", [comment("v", "first")], diary_every=99, at=START)
-    earlier = await one.viewer_batch("c", "v", limit=10)
+    earlier = await one.claim_viewer_batch("c", "v", limit=10)
     assert earlier is not None
 
     async with anyio.create_task_group() as group:
@@ -175,6 +175,113 @@ async def test_a_worker_never_skips_comments_another_instance_is_still_appending
     assert await two.due_viewers(batch_size=2, idle_before=START - timedelta(1), limit=10) == [
         ("c", "v")
     ], "both waiting comments are counted"
-    rest = await two.viewer_batch("c", "v", limit=10)
+    rest = await two.claim_viewer_batch("c", "v", limit=10)
     assert rest is not None
     assert sorted(c.entry.text for c in rest.comments) == ["a", "b"]
+
+
+LEASE = timedelta(minutes=5)
+CLAIMED_JOBS = 40
+CLAIMED_VIEWERS = 20
+
+
+@pytest.fixture
+async def clocked(
+    servers: LocalServers, namespace: str
+) -> AsyncIterator[tuple[tuple[PostgresGrowthStore, FixedClock], ...]]:
+    """Two instances, each with a clock of its own (a claim is as long as ``LEASE``)."""
+    async with (
+        open_growth_database(servers, namespace) as one,
+        open_growth_database(servers, namespace) as two,
+    ):
+        pairs = []
+        for database in (one, two):
+            clock = FixedClock(START)
+            store = PostgresGrowthStore(database, clock=clock, claim_seconds=LEASE.total_seconds())
+            pairs.append((store, clock))
+        yield tuple(pairs)
+
+
+async def test_two_instances_asking_at_once_each_take_a_diary_job_exactly_once(
+    instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+) -> None:
+    texts = [comment("v", str(n)) for n in range(CLAIMED_JOBS)]
+    await instances[0].append("c", "s1", texts, diary_every=1, at=START)
+    taken: dict[int, list[int]] = {0: [], 1: []}
+
+    async def work(number: int, store: PostgresGrowthStore) -> None:
+        while jobs := await store.claim_diary_jobs(character_id=None, stream_id=None, limit=2):
+            taken[number].extend(job.id for job in jobs)
+            await anyio.sleep(0.001)  # the model writing the entries
+            for job in jobs:
+                await store.finish_diary_job(job, episode_id=f"entry-{job.id}")
+
+    async with anyio.create_task_group() as group:
+        for number, store in enumerate(instances):
+            group.start_soon(work, number, store)
+
+    every = taken[0] + taken[1]
+    assert sorted(every) == sorted(set(every)), "no job was taken by both instances"
+    assert len(every) == CLAIMED_JOBS
+    assert taken[0] and taken[1], "both instances did work (else they did not race)"
+
+
+async def test_two_instances_asking_at_once_each_take_a_viewer_batch_exactly_once(
+    instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+) -> None:
+    viewers = [f"v{n:02}" for n in range(CLAIMED_VIEWERS)]
+    texts = [comment(viewer, f"hello from {viewer}") for viewer in viewers]
+    await instances[0].append("c", "s1", texts, diary_every=99, at=START)
+    due = await instances[1].due_viewers(batch_size=1, idle_before=None, limit=100)
+    assert due == [("c", viewer) for viewer in viewers]
+    taken: dict[str, list[int]] = {viewer: [] for viewer in viewers}
+
+    async def take(number: int, store: PostgresGrowthStore, viewer: str) -> None:
+        if await store.claim_viewer_batch("c", viewer, limit=10) is not None:
+            taken[viewer].append(number)
+
+    async with anyio.create_task_group() as group:
+        for viewer in viewers:
+            for number, store in enumerate(instances):
+                group.start_soon(take, number, store, viewer)
+
+    assert all(len(takers) == 1 for takers in taken.values()), taken
+    held = {viewer: takers[0] for viewer, takers in taken.items()}
+    assert set(held.values()) == {0, 1}, "both instances took batches (else they did not race)"
+    for number, store in enumerate(instances):
+        assert await store.due_viewers(batch_size=1, idle_before=None, limit=100) == [
+            ("c", viewer) for viewer in viewers if held[viewer] == number
+        ], "an instance passes over the viewers the other one holds"
+
+
+async def test_work_held_by_an_instance_that_died_is_taken_again_after_the_lease(
+    clocked: tuple[tuple[PostgresGrowthStore, FixedClock], ...],
+) -> None:
+    (dead, _), (alive, clock) = clocked
+    await alive.append("c", "s1", [comment("v", "a"), comment("v", "b")], diary_every=2, at=START)
+    (job,) = await dead.claim_diary_jobs(character_id="c", stream_id=None, limit=10)
+    batch = await dead.claim_viewer_batch("c", "v", limit=10)
+    assert batch is not None
+    assert await dead.claim_diary_jobs(character_id="c", stream_id=None, limit=10) == [job], (
+        "a claim never hides work from its holder"
+    )
+
+    clock.set(START + LEASE - timedelta(seconds=1))
+    assert await alive.claim_diary_jobs(character_id="c", stream_id=None, limit=10) == []
+    assert await alive.claim_viewer_batch("c", "v", limit=10) is None
+    assert await alive.due_viewers(batch_size=1, idle_before=None, limit=10) == []
+
+    clock.set(START + LEASE)
+    assert await alive.claim_diary_jobs(character_id="c", stream_id=None, limit=10) == [job]
+    assert await alive.due_viewers(batch_size=1, idle_before=None, limit=10) == [("c", "v")]
+    again = await alive.claim_viewer_batch("c", "v", limit=10)
+    assert again is not None and again.comments == batch.comments
+
+    await dead.finish_viewer_batch(batch, summary=None, learned=[])  # it was only slow
+    await alive.append("c", "s1", [comment("v", "c")], diary_every=99, at=START)
+    assert await dead.claim_viewer_batch("c", "v", limit=10) is None, (
+        "finishing a lapsed claim does not release the instance that holds it now"
+    )
+    await alive.finish_viewer_batch(again, summary=None, learned=[])
+    rest = await dead.claim_viewer_batch("c", "v", limit=10)
+    assert rest is not None and [c.entry.text for c in rest.comments] == ["c"]

@@ -4,6 +4,7 @@ What both backends share is tested in tests/stream/test_growth_store.py."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import apsw
@@ -11,8 +12,10 @@ import pytest
 
 from omoide.character.identity_store import IdentityVersion
 from omoide.character.library import CharacterLibrary
+from omoide.clock import FixedClock
 from omoide.errors import Conflict
 from omoide.store.growth_sqlite import MIGRATIONS, SqliteGrowthStore
+from omoide.stream.records import CommentEntry
 from tests.stream.harness import START
 
 
@@ -33,3 +36,29 @@ async def test_versions_are_unique_and_survive_reopening(tmp_path: Path) -> None
     connection = apsw.Connection(str(path))
     assert connection.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
     connection.close()
+
+
+@pytest.mark.anyio
+async def test_two_stores_on_one_file_claim_work_as_two_instances_would(tmp_path: Path) -> None:
+    """The embedded file claims work like the server store (the same Protocol): here two
+    store objects on one file stand in for two processes."""
+    clock = FixedClock(START)
+    path = tmp_path / "growth.sqlite3"
+    one = SqliteGrowthStore(path, clock=FixedClock(START), claim_seconds=60)
+    two = SqliteGrowthStore(path, clock=clock, claim_seconds=60)
+    try:
+        said = CommentEntry("v", "V", "hi", START, "twitch", None, True, True, 0.5)
+        await one.append("c", "s1", [said], diary_every=1, at=START)
+        (job,) = await one.claim_diary_jobs(character_id=None, stream_id=None, limit=5)
+        batch = await one.claim_viewer_batch("c", "v", limit=5)
+        assert batch is not None
+        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
+        assert await two.claim_viewer_batch("c", "v", limit=5) is None
+        clock.set(START + timedelta(seconds=59))
+        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
+        clock.set(START + timedelta(seconds=60))
+        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == [job]
+        assert await two.claim_viewer_batch("c", "v", limit=5) == batch
+    finally:
+        one.close()
+        two.close()

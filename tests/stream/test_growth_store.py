@@ -77,10 +77,10 @@ async def test_comments_are_numbered_per_stream_and_jobs_queued_per_threshold(
     assert [fact.text for fact in window.learned] == ["likes 1", "likes 2", "likes 3"]
     end = await growth.end("c", "s1", at=START)
     assert (end.reason, end.from_seq, end.to_seq, end.number) == (DiaryReason.END, 7, 7, 3)
-    pending = await growth.pending_diary_jobs(character_id="c", stream_id="s1", limit=10)
+    pending = await growth.claim_diary_jobs(character_id="c", stream_id="s1", limit=10)
     assert [job.number for job in pending] == [1, 2, 3]
     await growth.finish_diary_job(pending[0], episode_id="e1")
-    assert len(await growth.pending_diary_jobs(character_id=None, stream_id=None, limit=10)) == 2
+    assert len(await growth.claim_diary_jobs(character_id=None, stream_id=None, limit=10)) == 2
     with pytest.raises(Conflict):
         await growth.end("c", "s1", at=START)
     with pytest.raises(NotFound):
@@ -97,17 +97,17 @@ async def test_viewer_work_waits_for_size_or_idle_time(growth: GrowthStore) -> N
     assert await growth.due_viewers(batch_size=5, idle_before=START, limit=10) == [("c", "a")]
     assert await growth.due_viewers(batch_size=5, idle_before=START - timedelta(1), limit=10) == []
     assert len(await growth.due_viewers(batch_size=5, idle_before=None, limit=10)) == 2
-    work = await growth.viewer_batch("c", "a", limit=2)
+    work = await growth.claim_viewer_batch("c", "a", limit=2)
     assert work is not None and [c.entry.text for c in work.comments] == ["0", "1"]
     assert work.messages_seen == 4, "low-signal comments are seen, not queued"
     summary = ViewerSummaryRecord("c", "a", "A", "likes games", "llm", 4, START)
     await growth.finish_viewer_batch(work, summary=summary, learned=[])
     assert await growth.viewer_summary("c", "a") == summary
-    rest = await growth.viewer_batch("c", "a", limit=10)
+    rest = await growth.claim_viewer_batch("c", "a", limit=10)
     assert rest is not None and [c.entry.text for c in rest.comments] == ["2"]
     assert rest.previous == summary
     await growth.finish_viewer_batch(rest, summary=None, learned=[])
-    assert await growth.viewer_batch("c", "a", limit=10) is None
+    assert await growth.claim_viewer_batch("c", "a", limit=10) is None
     assert await growth.due_viewers(batch_size=1, idle_before=None, limit=10) == [("c", "b")]
 
 
@@ -220,6 +220,6 @@ def describe(function: Callable[..., object]) -> tuple[object, ...]:
 @pytest.mark.parametrize("implementation", [SqliteGrowthStore, PostgresGrowthStore])
 def test_each_backend_has_exactly_the_protocols_signatures(implementation: type) -> None:
     methods = protocol_methods()
-    assert {"append", "diary_window", "viewer_batch", "add_version", "close"} <= set(methods)
+    assert {"append", "diary_window", "claim_viewer_batch", "add_version", "close"} <= set(methods)
     for name, method in methods.items():
         assert describe(getattr(implementation, name)) == describe(method), name

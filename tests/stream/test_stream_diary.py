@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import anyio
 import pytest
 
+from omoide.character.identity import IdentityPolicy, IdentityService
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict, NotFound
 from omoide.llm.scripted import ScriptedChatModel
+from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
+from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
-from omoide.stream.records import DiaryReason
+from omoide.stream.records import CLAIM_SECONDS, CommentEntry, DiaryReason
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
@@ -130,3 +134,60 @@ async def test_ending_a_stream_with_nothing_new_still_closes_it(omoide: Parts, c
     assert reopened.comment_count == 21
     assert (await service.end_stream(cid, "s1")).diary.number == 3
     await service.aclose()
+
+
+def diary_writer(omoide: Parts, log: SqliteGrowthStore) -> DiaryWriter:
+    """A diary writer of one "instance": its own store object on the shared file."""
+    profiles = IdentityService(
+        store=log,
+        characters=omoide.characters,
+        policy=IdentityPolicy(),
+        clock=omoide.clock,
+        metrics=omoide.metrics,
+    )
+    return DiaryWriter(
+        log=log,
+        store=omoide.store,
+        embedder=omoide.embedder,
+        profiles=profiles,
+        llm=omoide.chat_model,
+        config=CONFIG,
+        clock=omoide.clock,
+        metrics=omoide.metrics,
+    )
+
+
+@pytest.mark.anyio
+async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
+    omoide: Parts, cid: str, script: StreamScript, clock: FixedClock
+) -> None:
+    one = SqliteGrowthStore(omoide.growth_path, clock=clock)
+    two = SqliteGrowthStore(omoide.growth_path, clock=FixedClock(START))
+    try:
+        said = [
+            CommentEntry(
+                f"v{n}", f"Fan{n}", "I love Minecraft", START, "twitch", None, True, False, 0.5
+            )
+            for n in range(6)
+        ]
+        held, dropped = (await one.append(cid, "s1", said, diary_every=3, at=START)).diary_jobs
+        taken = await two.claim_diary_jobs(character_id=cid, stream_id=None, limit=2)
+        assert taken == [held, dropped], "instance two takes both jobs"
+        waited: list[DiaryEntry] = []
+
+        async def wait() -> None:
+            waited.append(await diary_writer(omoide, one).written(held))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(wait)
+            await anyio.sleep(0.5)
+            assert waited == [] and script.asked == [], "one waits while two holds the job"
+            (entry,) = await diary_writer(omoide, two).write_pending(stream_id="s1", limit=1)
+        assert waited == [entry] and script.asked == ["diary"], "written once, by two"
+
+        clock.set(START + timedelta(seconds=CLAIM_SECONDS))  # two died holding the other job
+        mine = await diary_writer(omoide, one).written(dropped)
+        assert mine.number == dropped.number and script.asked == ["diary", "diary"]
+    finally:
+        one.close()
+        two.close()

@@ -76,7 +76,9 @@ def with_times(row: dict[str, Any], *names: str) -> dict[str, Any]:
     }
 
 
-def rows(c: apsw.Connection, sql: str, parameters: Sequence[Any] = ()) -> list[dict[str, Any]]:
+def rows(
+    c: apsw.Connection, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()
+) -> list[dict[str, Any]]:
     cursor = c.execute(sql, parameters)
     try:
         names = [column[0] for column in cursor.getdescription()]
@@ -91,6 +93,8 @@ def scalar(c: apsw.Connection, sql: str, parameters: Sequence[Any] = ()) -> Any:
     return row[0]
 
 
-def one(c: apsw.Connection, sql: str, parameters: Sequence[Any] = ()) -> dict[str, Any] | None:
+def one(
+    c: apsw.Connection, sql: str, parameters: Sequence[Any] | dict[str, Any] = ()
+) -> dict[str, Any] | None:
     found = rows(c, sql, parameters)
     return found[0] if found else None

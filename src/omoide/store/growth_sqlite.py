@@ -5,35 +5,44 @@ and :class:`~omoide.character.identity_store.IdentityStore`. Kept apart from the
 store, like character states, so a server profile can keep the same data in PostgreSQL.
 The file itself (connection, migrations, transactions, row helpers) is
 :mod:`omoide.store.growth_db`; the identity tables are :mod:`omoide.store.identity_sqlite`.
+
+Diary jobs and viewers' batches are claimed as in the server store (one process holds the
+file, so a claim only ever meets its own holder; the Protocol is the same for both).
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import apsw
 
 from omoide.character.identity_store import ChangeStatus, IdentityVersion, PendingChange
+from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
 from omoide.store import growth_db as db
 from omoide.store.identity_sqlite import IdentityTables, create_identity_tables
 from omoide.store.stream_sql import (
     ADVANCE_DIARY,
     BATCH,
+    CLAIM_JOBS,
+    CLAIM_WORK,
     DUE,
+    FINISH_JOB,
     FINISH_WORK,
     INSERT_COMMENT,
     INSERT_FACT,
     INSERT_JOB,
     INSERT_STREAM,
     LEARNED,
-    PENDING_JOBS,
     RANKINGS,
+    RELEASE_WORK,
     SAMPLE,
+    SELECT_CLAIMABLE_WORK,
     SELECT_COUNT,
     STREAM_COLUMNS,
     STREAM_KEY,
@@ -44,9 +53,11 @@ from omoide.store.stream_sql import (
     UPSERT_WORK,
     VIEWER_KEY,
     WINDOW_TOTALS,
+    add_claims,
     create_stream_tables,
 )
 from omoide.stream.records import (
+    CLAIM_SECONDS,
     Appended,
     CommentEntry,
     DiaryJob,
@@ -63,6 +74,7 @@ from omoide.stream.records import (
 MIGRATIONS: tuple[db.Migration, ...] = (
     create_stream_tables,
     create_identity_tables,
+    add_claims,
 )
 
 
@@ -113,9 +125,20 @@ def _viewer_counts(comments: Sequence[CommentEntry], at: str) -> list[tuple[Any,
 class SqliteGrowthStore:
     """One apsw connection, used from worker threads one operation at a time."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(
+        self, path: Path, *, clock: Clock | None = None, claim_seconds: float = CLAIM_SECONDS
+    ) -> None:
         self._database = db.GrowthDatabase(Path(path), MIGRATIONS)
         self._identity = IdentityTables(self._database)
+        self._clock = clock or SystemClock()
+        self._lease = timedelta(seconds=claim_seconds)
+        self._claimant = uuid.uuid4().hex
+
+    def _claim(self) -> dict[str, Any]:
+        """The parameters a claim is checked and taken with: who, now, and until when."""
+        now = self._clock.now()
+        until = db.time_text(now + self._lease)
+        return {"claimant": self._claimant, "now": db.time_text(now), "until": until}
 
     def close(self) -> None:
         self._database.close()
@@ -205,18 +228,15 @@ class SqliteGrowthStore:
         return job
 
     # --- DiaryJobLog ----------------------------------------------------------------
-    async def pending_diary_jobs(
+    async def claim_diary_jobs(
         self, *, character_id: str | None, stream_id: str | None, limit: int
     ) -> list[DiaryJob]:
-        wanted = (character_id, stream_id, limit)
-        return [
-            _job(row)
-            for row in await self._database.run(lambda c: db.rows(c, PENDING_JOBS, wanted))
-        ]
+        wanted = self._claim() | {"character": character_id, "stream": stream_id, "limit": limit}
+        rows = await self._database.run(lambda c: db.rows(c, CLAIM_JOBS, wanted))
+        return sorted((_job(row) for row in rows), key=lambda job: job.id)
 
     async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
-        sql = "UPDATE diary_jobs SET episode_id = ? WHERE id = ?"
-        await self._database.run(lambda c: c.execute(sql, (episode_id, job.id)))
+        await self._database.run(lambda c: c.execute(FINISH_JOB, (episode_id, job.id)))
 
     async def diary_window(
         self, job: DiaryJob, *, sample: int, facts: int, top: int
@@ -263,26 +283,27 @@ class SqliteGrowthStore:
         self, *, batch_size: int, idle_before: datetime | None, limit: int
     ) -> list[tuple[str, str]]:
         idle = None if idle_before is None else db.time_text(idle_before)
-        rows = await self._database.run(
-            lambda c: c.execute(DUE, (batch_size, idle, limit)).fetchall()
-        )
+        wanted = self._claim() | {"size": batch_size, "idle": idle, "limit": limit}
+        rows = await self._database.run(lambda c: c.execute(DUE, wanted).fetchall())
         return [(str(row[0]), str(row[1])) for row in rows]
 
-    async def viewer_batch(
+    async def claim_viewer_batch(
         self, character_id: str, viewer_id: str, *, limit: int
     ) -> ViewerBatch | None:
-        return await self._database.run(lambda c: self._batch(c, (character_id, viewer_id), limit))
+        claim = self._claim() | {"character": character_id, "viewer": viewer_id}
+        return await self._database.run(lambda c: self._batch(c, claim, limit))
 
-    def _batch(self, c: apsw.Connection, key: tuple[str, str], limit: int) -> ViewerBatch | None:
-        work = c.execute(
-            f"SELECT processed_through, messages_seen FROM viewer_work WHERE {VIEWER_KEY}",
-            key,
-        ).fetchone()
-        rows = [] if work is None else db.rows(c, BATCH, (*key, work[0], limit))
-        if work is None or not rows:
+    def _batch(self, c: apsw.Connection, claim: dict[str, Any], limit: int) -> ViewerBatch | None:
+        key = (str(claim["character"]), str(claim["viewer"]))
+        work = db.one(c, SELECT_CLAIMABLE_WORK, claim)
+        if work is None or not work["free"]:
             return None
+        rows = db.rows(c, BATCH, (*key, work["processed_through"], limit))
+        if not rows:
+            return None
+        c.execute(CLAIM_WORK, claim)
         comments = tuple(_comment(row) for row in rows)
-        return ViewerBatch(*key, comments, self._summary(c, key), int(work[1]))
+        return ViewerBatch(*key, comments, self._summary(c, key), int(work["messages_seen"]))
 
     async def finish_viewer_batch(
         self,
@@ -293,8 +314,8 @@ class SqliteGrowthStore:
     ) -> None:
         await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
 
-    @staticmethod
     def _finish_batch(
+        self,
         c: apsw.Connection,
         batch: ViewerBatch,
         summary: ViewerSummaryRecord | None,
@@ -309,6 +330,7 @@ class SqliteGrowthStore:
         if summary is not None:
             values = [getattr(summary, name) for name in SUMMARY_FIELDS]
             c.execute(UPSERT_SUMMARY, (*values, db.time_text(summary.updated_at)))
+        c.execute(RELEASE_WORK, (*key, self._claimant))
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         return await self._database.run(lambda c: self._summary(c, (character_id, viewer_id)))

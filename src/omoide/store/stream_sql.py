@@ -51,6 +51,16 @@ def create_stream_tables(connection: apsw.Connection) -> None:
     """)
 
 
+def add_claims(connection: apsw.Connection) -> None:
+    """Diary jobs and viewers' work rows get a claim: who holds them, and until when."""
+    connection.execute("""
+        ALTER TABLE viewer_work ADD COLUMN claimed_by TEXT;
+        ALTER TABLE viewer_work ADD COLUMN claimed_until TEXT;
+        ALTER TABLE diary_jobs ADD COLUMN claimed_by TEXT;
+        ALTER TABLE diary_jobs ADD COLUMN claimed_until TEXT;
+    """)
+
+
 COMMENT_COLUMNS = (
     "stream_id, seq, id AS log_id, viewer_id, display_name, text, time, platform, reply, "
     "signal, stored, importance, signals, topics, episode_id"
@@ -77,10 +87,29 @@ INSERT_JOB = (
     f"created_at) SELECT ?, ?, diary_jobs, ?, ?, ?, ? FROM streams WHERE {STREAM_KEY} "
     f"RETURNING {JOB_COLUMNS}"
 )
-PENDING_JOBS = (
-    f"SELECT {JOB_COLUMNS} FROM diary_jobs WHERE episode_id IS NULL "
-    "AND (?1 IS NULL OR character_id = ?1) AND (?2 IS NULL OR stream_id = ?2) "
-    "ORDER BY id LIMIT ?3"
+UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= :now OR claimed_by = :claimant)"
+CLAIM_JOBS = f"""
+    UPDATE diary_jobs SET claimed_by = :claimant, claimed_until = :until
+    WHERE id IN (SELECT id FROM diary_jobs WHERE episode_id IS NULL
+        AND (:character IS NULL OR character_id = :character)
+        AND (:stream IS NULL OR stream_id = :stream) AND {UNCLAIMED}
+        ORDER BY id LIMIT :limit)
+    RETURNING {JOB_COLUMNS}
+"""
+FINISH_JOB = (
+    "UPDATE diary_jobs SET episode_id = ?, claimed_by = NULL, claimed_until = NULL WHERE id = ?"
+)
+SELECT_CLAIMABLE_WORK = (
+    f"SELECT processed_through, messages_seen, {UNCLAIMED} AS free FROM viewer_work "
+    "WHERE character_id = :character AND viewer_id = :viewer"
+)
+CLAIM_WORK = (
+    "UPDATE viewer_work SET claimed_by = :claimant, claimed_until = :until "
+    "WHERE character_id = :character AND viewer_id = :viewer"
+)
+RELEASE_WORK = (
+    f"UPDATE viewer_work SET claimed_by = NULL, claimed_until = NULL WHERE {VIEWER_KEY} "
+    "AND claimed_by = ?"
 )
 BATCH = (
     f"SELECT {COMMENT_COLUMNS} FROM stream_comments WHERE character_id = ? "
@@ -153,10 +182,11 @@ LEARNED = (
     "SELECT viewer_id, display_name, action, fact_id, text FROM stream_facts "
     f"WHERE {WINDOW} AND action IN ('add', 'update') ORDER BY seq, id LIMIT ?"
 )
-DUE = """
+DUE = f"""
     SELECT character_id, viewer_id FROM viewer_work WHERE pending_count > 0
-        AND (pending_count >= ?1 OR ?2 IS NULL OR oldest_pending_at <= ?2)
-    ORDER BY oldest_pending_at, character_id, viewer_id LIMIT ?3
+        AND (pending_count >= :size OR :idle IS NULL OR oldest_pending_at <= :idle)
+        AND {UNCLAIMED}
+    ORDER BY oldest_pending_at, character_id, viewer_id LIMIT :limit
 """
 FINISH_WORK = """
     UPDATE viewer_work SET

@@ -10,6 +10,10 @@ Entries are episodes in the character's own scope, ``Scope(character_id)``, with
 ``{"kind": "diary", "stream_id": ..., ...}``: the same retrieval that finds what viewers
 said finds what the character wrote. An entry's episode id is derived from its job, so a
 job retried after a crash finds the entry already written instead of writing it twice.
+
+Jobs are claimed from the log one at a time, just before each is written, so when several
+instances run a worker each job is written by one of them, and a claim held while the
+model writes is never older than one entry.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from omoide.metrics import Metrics
 from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import diary_messages, parse_diary_reply
-from omoide.stream.records import DiaryJob, DiaryJobLog, DiaryReason, DiaryWindow
+from omoide.stream.records import CLAIM_SECONDS, DiaryJob, DiaryJobLog, DiaryReason, DiaryWindow
 from omoide.stream.summaries import structured_diary
 
 logger = logging.getLogger(__name__)
@@ -46,6 +50,9 @@ TOP_COUNTS = 5
 _NAMESPACE = uuid.UUID("0b8f6f1e-6a53-4c0e-9d43-2d6c1f7e5a10")
 _OPTIONS = ChatOptions(max_tokens=1200, temperature=0.7, json_mode=True)
 _PAGE = 200
+WAIT_POLL_SECONDS = 0.2
+WAIT_LIMIT_SECONDS = 2 * CLAIM_SECONDS
+"""How long :meth:`DiaryWriter.written` waits for an entry: past any claim's lease."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +170,36 @@ class DiaryWriter:
     async def write_pending(
         self, *, character_id: str | None = None, stream_id: str | None = None, limit: int = 32
     ) -> list[DiaryEntry]:
-        """Write queued jobs oldest first (``None`` filters nothing)."""
+        """Write queued jobs no other instance holds, oldest first (``None`` filters
+        nothing), claiming each just before it is written."""
+        written: list[DiaryEntry] = []
         async with self._lock:
-            jobs = await self._log.pending_diary_jobs(
-                character_id=character_id, stream_id=stream_id, limit=limit
+            while len(written) < limit:
+                jobs = await self._log.claim_diary_jobs(
+                    character_id=character_id, stream_id=stream_id, limit=1
+                )
+                if not jobs:
+                    break
+                written.append(await self._write(jobs[0]))
+        return written
+
+    async def written(self, job: DiaryJob) -> DiaryEntry:
+        """The job's entry, waiting while another instance holds the job (and writing it
+        here once that instance's claim runs out); NotFound if it never appears."""
+        deadline = anyio.current_time() + WAIT_LIMIT_SECONDS
+        while anyio.current_time() < deadline:
+            try:
+                return await self.entry_for(job)
+            except NotFound:
+                pass
+            entries = await self.write_pending(
+                character_id=job.character_id, stream_id=job.stream_id
             )
-            return [await self._write(job) for job in jobs]
+            mine = next((entry for entry in entries if entry.id == diary_episode_id(job)), None)
+            if mine is not None:
+                return mine
+            await anyio.sleep(WAIT_POLL_SECONDS)
+        raise NotFound(f"diary job {job.id} of {job.character_id!r} was never written")
 
     async def entry_for(self, job: DiaryJob) -> DiaryEntry:
         """The entry a job wrote (NotFound before it is written)."""

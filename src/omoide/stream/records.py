@@ -3,8 +3,14 @@
 The stream log is separate from the memory store: it holds every comment of every stream
 (for the diary), per-stream counters, the per-viewer queue of work waiting for the
 language model, the viewers' rolling summaries and the diary jobs. The embedded
-implementation is :class:`omoide.store.growth_sqlite.SqliteGrowthStore`; a server one
-(PostgreSQL) implements the same three Protocols.
+implementation is :class:`omoide.store.growth_sqlite.SqliteGrowthStore`; the server one,
+:class:`omoide.store.server.growth.PostgresGrowthStore`, implements the same Protocols.
+
+Work is *claimed*: a diary job or a viewer's batch handed to one store object (one
+service instance) is held by it for a lease of :data:`CLAIM_SECONDS`, and other instances
+pass over it until the work is finished or the lease runs out (its instance died). A
+claim never hides work from the object that holds it, so an instance that failed half-way
+takes the same work again on its next round.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
+
+CLAIM_SECONDS = 300.0
+"""How long a claimed diary job or viewer batch stays with the instance that took it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,17 +198,20 @@ class StreamLog(Protocol):
 class DiaryJobLog(Protocol):
     """Diary jobs and the stream windows they cover."""
 
-    async def pending_diary_jobs(
+    async def claim_diary_jobs(
         self, *, character_id: str | None, stream_id: str | None, limit: int
     ) -> list[DiaryJob]:
-        """Jobs not yet written, oldest first; ``None`` filters nothing."""
+        """Jobs not yet written that no other instance holds, oldest first, claimed for
+        this one; ``None`` filters nothing."""
         ...
 
     async def diary_window(
         self, job: DiaryJob, *, sample: int, facts: int, top: int
     ) -> DiaryWindow: ...
 
-    async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None: ...
+    async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
+        """Note the job's entry and release the claim."""
+        ...
 
 
 class ViewerWorkLog(Protocol):
@@ -209,12 +221,16 @@ class ViewerWorkLog(Protocol):
         self, *, batch_size: int, idle_before: datetime | None, limit: int
     ) -> list[tuple[str, str]]:
         """(character, viewer) pairs with ``batch_size`` comments waiting, or any waiting
-        since before ``idle_before`` (``None``: every viewer with waiting comments)."""
+        since before ``idle_before`` (``None``: every viewer with waiting comments); the
+        viewers whose work another instance holds are left out."""
         ...
 
-    async def viewer_batch(
+    async def claim_viewer_batch(
         self, character_id: str, viewer_id: str, *, limit: int
-    ) -> ViewerBatch | None: ...
+    ) -> ViewerBatch | None:
+        """The viewer's oldest waiting comments, claimed for this instance; ``None`` when
+        none wait or another instance holds the viewer's work."""
+        ...
 
     async def finish_viewer_batch(
         self,
@@ -223,7 +239,8 @@ class ViewerWorkLog(Protocol):
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
     ) -> None:
-        """Mark the batch done, save the summary, note the facts under its last comment."""
+        """Mark the batch done, save the summary, note the facts under its last comment,
+        and release the claim."""
         ...
 
     async def viewer_summary(

@@ -183,8 +183,8 @@ class StreamService:
         entries = await self._diaries.write_pending(character_id=character_id, stream_id=stream_id)
         outcomes = [outcome for entry in entries if (outcome := await self._evolve(entry))]
         closing = next((e for e in entries if e.number == job.number), None)
-        if closing is None:  # the background worker wrote it first
-            closing = await self._diaries.entry_for(job)
+        if closing is None:  # a worker, here or in another instance, took it first
+            closing = await self._diaries.written(job)
         earlier = tuple(entry for entry in entries if entry.id != closing.id)
         return StreamEnd(closing, earlier, tuple(outcomes))
 

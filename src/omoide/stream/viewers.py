@@ -14,6 +14,9 @@ A batch smaller than ``viewer_min_llm_comments`` (only possible after idle time)
 model. Model calls are counted as ``stream.llm_calls`` (retries included); a failed batch
 as ``stream.viewer_batch_failures``. A failed batch is not retried: the rule facts of its
 comments are already stored, and the next batch rewrites the summary.
+
+A batch is claimed from the log before it is worked on, so when several instances run a
+worker, each viewer's batch goes to one of them (see :mod:`omoide.stream.records`).
 """
 
 from __future__ import annotations
@@ -143,7 +146,9 @@ class ViewerWorker:
     ) -> None:
         try:
             async with limiter:
-                batch = await self._log.viewer_batch(*key, limit=self._config.viewer_batch_size)
+                batch = await self._log.claim_viewer_batch(
+                    *key, limit=self._config.viewer_batch_size
+                )
                 if batch is not None:
                     failed = await self._process(batch, moment)
                     results.append((len(batch.comments), failed))

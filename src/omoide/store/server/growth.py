@@ -13,17 +13,24 @@ one viewer commit in log-id order, and a batch read "after log id N" never skips
 Identity version numbers are a primary key: of two writers racing for the same number,
 one gets :class:`~omoide.errors.Conflict`. The connection pool belongs to the server
 store; :meth:`PostgresGrowthStore.close` leaves it to the store.
+
+Diary jobs and viewers' batches are *claimed* by the store object that takes them (one per
+instance) until its clock reads ``claim_seconds`` later: jobs with ``FOR UPDATE SKIP
+LOCKED``, a viewer's work row under its row lock, so two instances asking at once never
+take the same work, and work whose instance died is taken again once the lease is over.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from omoide.character.identity_store import ChangeStatus, IdentityVersion, PendingChange
+from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
 from omoide.store.server import growth_sql as sql
-from omoide.store.server.database import Connection, Database, execute, fetch_all, fetch_one
+from omoide.store.server.database import Connection, Database, execute, fetch_all
 from omoide.store.server.growth_identity import PostgresIdentityTables
 from omoide.store.server.growth_rows import (
     comment_from_row,
@@ -36,6 +43,7 @@ from omoide.store.server.growth_rows import (
     with_utc,
 )
 from omoide.stream.records import (
+    CLAIM_SECONDS,
     Appended,
     CommentEntry,
     DiaryJob,
@@ -162,9 +170,23 @@ async def _finish_batch(
 class PostgresGrowthStore:
     """The growth store of the server profile, in the server store's database."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        clock: Clock | None = None,
+        claim_seconds: float = CLAIM_SECONDS,
+    ) -> None:
         self._database = database
         self._identity = PostgresIdentityTables(database)
+        self._clock = clock or SystemClock()
+        self._lease = timedelta(seconds=claim_seconds)
+        self._claimant = uuid.uuid4().hex
+
+    def _claim(self) -> dict[str, object]:
+        """The parameters a claim is checked and taken with: who, now, and until when."""
+        now = utc(self._clock.now())
+        return {"claimant": self._claimant, "now": now, "until": now + self._lease}
 
     def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""
@@ -210,17 +232,13 @@ class PostgresGrowthStore:
             return job
 
     # --- DiaryJobLog ----------------------------------------------------------------
-    async def pending_diary_jobs(
+    async def claim_diary_jobs(
         self, *, character_id: str | None, stream_id: str | None, limit: int
     ) -> list[DiaryJob]:
-        wanted: dict[str, object] = {
-            "character": character_id,
-            "stream": stream_id,
-            "limit": limit,
-        }
+        wanted = self._claim() | {"character": character_id, "stream": stream_id, "limit": limit}
         async with self._database.transaction() as connection:
-            rows = await records(connection, sql.PENDING_JOBS, wanted)
-        return [job_from_row(row) for row in rows]
+            rows = await records(connection, sql.CLAIM_JOBS, wanted)
+        return sorted((job_from_row(row) for row in rows), key=lambda job: job.id)
 
     async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
         async with self._database.transaction() as connection:
@@ -237,24 +255,28 @@ class PostgresGrowthStore:
         self, *, batch_size: int, idle_before: datetime | None, limit: int
     ) -> list[tuple[str, str]]:
         idle = None if idle_before is None else utc(idle_before)
-        wanted: dict[str, object] = {"size": batch_size, "idle": idle, "limit": limit}
+        wanted = self._claim() | {"size": batch_size, "idle": idle, "limit": limit}
         async with self._database.transaction() as connection:
             rows = await records(connection, sql.DUE, wanted)
         return [(str(row["character_id"]), str(row["viewer_id"])) for row in rows]
 
-    async def viewer_batch(
+    async def claim_viewer_batch(
         self, character_id: str, viewer_id: str, *, limit: int
     ) -> ViewerBatch | None:
         key = (character_id, viewer_id)
+        claim = self._claim() | {"character": character_id, "viewer": viewer_id}
         async with self._database.transaction() as connection:
-            work = await fetch_one(connection, sql.SELECT_WORK, key)
-            rows = (
-                [] if work is None else await records(connection, sql.BATCH, (*key, work[0], limit))
-            )
-            if work is None or not rows:
+            work = await record(connection, sql.LOCK_CLAIMABLE_WORK, claim)
+            if work is None or not work["free"]:
                 return None
+            through = work["processed_through"]
+            rows = await records(connection, sql.BATCH, (*key, through, limit))
+            if not rows:
+                return None
+            await connection.execute(sql.CLAIM_WORK, claim)
             comments = tuple(comment_from_row(row) for row in rows)
-            return ViewerBatch(*key, comments, await _summary(connection, key), int(work[1]))
+            previous = await _summary(connection, key)
+            return ViewerBatch(*key, comments, previous, int(work["messages_seen"]))
 
     async def finish_viewer_batch(
         self,
@@ -265,6 +287,8 @@ class PostgresGrowthStore:
     ) -> None:
         async with self._database.transaction() as connection:
             await _finish_batch(connection, batch, summary, learned)
+            key = (batch.character_id, batch.viewer_id)
+            await execute(connection, sql.RELEASE_WORK, (*key, self._claimant))
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         async with self._database.transaction() as connection:

@@ -6,6 +6,9 @@ The tables are those of the embedded file (:mod:`omoide.store.stream_sql`,
 ``boolean`` flags, ``text[]`` lists and ``json`` profiles (kept as written, so a rollback
 restores a profile exactly). Identifiers are ``COLLATE "C"``, so rankings break ties in
 code-point order, as in SQLite. Values are always bound (``%s`` / ``%(name)s``).
+
+Diary jobs and viewers' work rows carry a claim (``claimed_by``, ``claimed_until``,
+migration 4): work held by another instance whose lease has not run out is passed over.
 """
 
 from __future__ import annotations
@@ -109,6 +112,11 @@ GROWTH_TABLES = (
     "ON identity_changes (character_id, created_at, internal_id)",
 )
 
+GROWTH_CLAIMS = (
+    "ALTER TABLE viewer_work ADD COLUMN claimed_by text, ADD COLUMN claimed_until timestamptz",
+    "ALTER TABLE diary_jobs ADD COLUMN claimed_by text, ADD COLUMN claimed_until timestamptz",
+)
+
 COMMENT_COLUMNS = (
     "stream_id, seq, id AS log_id, viewer_id, display_name, text, time, platform, reply, "
     "signal, stored, importance, signals, topics, episode_id"
@@ -123,6 +131,7 @@ SUMMARY_COLUMNS = "character_id, viewer_id, display_name, text, method, message_
 STREAM_KEY = "character_id = %s AND stream_id = %s"
 VIEWER_KEY = "character_id = %s AND viewer_id = %s"
 WINDOW = "character_id = %s AND stream_id = %s AND seq BETWEEN %s AND %s"
+UNCLAIMED = "(claimed_until IS NULL OR claimed_until <= %(now)s OR claimed_by = %(claimant)s)"
 
 INSERT_STREAM = (
     "INSERT INTO streams (character_id, stream_id, started_at) VALUES (%s, %s, %s) "
@@ -162,13 +171,17 @@ INSERT_JOB = (
     f"WHERE {STREAM_KEY} RETURNING {JOB_COLUMNS}"
 )
 END_STREAM = f"UPDATE streams SET ended_at = %s WHERE {STREAM_KEY}"
-PENDING_JOBS = (
-    f"SELECT {JOB_COLUMNS} FROM diary_jobs WHERE episode_id IS NULL "
-    "AND (%(character)s::text IS NULL OR character_id = %(character)s) "
-    "AND (%(stream)s::text IS NULL OR stream_id = %(stream)s) "
-    "ORDER BY id LIMIT %(limit)s"
+CLAIM_JOBS = f"""
+    UPDATE diary_jobs SET claimed_by = %(claimant)s, claimed_until = %(until)s
+    WHERE id IN (SELECT id FROM diary_jobs WHERE episode_id IS NULL
+        AND (%(character)s::text IS NULL OR character_id = %(character)s)
+        AND (%(stream)s::text IS NULL OR stream_id = %(stream)s) AND {UNCLAIMED}
+        ORDER BY id LIMIT %(limit)s FOR UPDATE SKIP LOCKED)
+    RETURNING {JOB_COLUMNS}
+"""
+FINISH_JOB = (
+    "UPDATE diary_jobs SET episode_id = %s, claimed_by = NULL, claimed_until = NULL WHERE id = %s"
 )
-FINISH_JOB = "UPDATE diary_jobs SET episode_id = %s WHERE id = %s"
 WINDOW_TOTALS = (
     "SELECT count(*) AS comments, count(DISTINCT viewer_id) AS viewers, "
     "count(*) FILTER (WHERE NOT signal AND NOT stored) AS low_signal, "
@@ -201,14 +214,26 @@ LEARNED = (
     "SELECT viewer_id, display_name, action, fact_id, text FROM stream_facts "
     f"WHERE {WINDOW} AND action IN ('add', 'update') ORDER BY seq, id LIMIT %s"
 )
-DUE = """
+DUE = f"""
     SELECT character_id, viewer_id FROM viewer_work WHERE pending_count > 0
         AND (pending_count >= %(size)s OR %(idle)s::timestamptz IS NULL
-            OR oldest_pending_at <= %(idle)s)
+            OR oldest_pending_at <= %(idle)s) AND {UNCLAIMED}
     ORDER BY oldest_pending_at, character_id, viewer_id LIMIT %(limit)s
 """
 SELECT_WORK = f"SELECT processed_through, messages_seen FROM viewer_work WHERE {VIEWER_KEY}"
 LOCK_WORK = f"{SELECT_WORK} FOR UPDATE"
+LOCK_CLAIMABLE_WORK = (
+    f"SELECT processed_through, messages_seen, {UNCLAIMED} AS free FROM viewer_work "
+    "WHERE character_id = %(character)s AND viewer_id = %(viewer)s FOR UPDATE"
+)
+CLAIM_WORK = (
+    "UPDATE viewer_work SET claimed_by = %(claimant)s, claimed_until = %(until)s "
+    "WHERE character_id = %(character)s AND viewer_id = %(viewer)s"
+)
+RELEASE_WORK = (
+    f"UPDATE viewer_work SET claimed_by = NULL, claimed_until = NULL WHERE {VIEWER_KEY} "
+    "AND claimed_by = %s"
+)
 BATCH = (
     f"SELECT {COMMENT_COLUMNS} FROM stream_comments WHERE {VIEWER_KEY} "
     "AND signal AND id > %s ORDER BY id LIMIT %s"

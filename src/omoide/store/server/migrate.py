@@ -8,29 +8,40 @@ episodes). Each scope is one PostgreSQL transaction, published to Qdrant like an
 Records whose id is already there are skipped, so an interrupted migration can be run
 again. Nothing is re-embedded: the vectors are the file's own.
 
-Then it checks: the counts of every scope match, and for a sample of scopes the same
-searches (vector and keyword, episodes and facts) return the same memories in both.
+The growth store beside the file (``growth.sqlite3``: identity versions and changes,
+stream logs, diary jobs, viewers' work) is copied too (:mod:`omoide.store.server.growth_migrate`).
+
+Then it checks: the counts of every scope match, for a sample of scopes the same
+searches (vector and keyword, episodes and facts) return the same memories in both, and
+every character's growth rows are as many in both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
 from omoide.domain import EmotionRecord, Episode, Fact, Scope, ScopeExport, Tombstone
 from omoide.store.base import MemoryStore
 from omoide.store.server import episodes, facts
-from omoide.store.server.database import Connection, fetch_all
+from omoide.store.server.database import Connection, Database, fetch_all
 from omoide.store.server.endpoints import ServerConfig
 from omoide.store.server.engines import Changes, Engines
+from omoide.store.server.growth_migrate import (
+    GrowthMigration,
+    GrowthSource,
+    copy_growth,
+    count_growth,
+)
 from omoide.store.server.migrate_check import SearchComparison, compare_searches
 from omoide.store.server.scopes import ensure_scope_id
 from omoide.store.server.sqlite_source import SourceScope, SqliteSource, open_sqlite_source
 from omoide.store.server.store import ServerMemoryStore
 from omoide.store.server.tombstones import write_tombstones
 from omoide.store.sqlite.store import open_sqlite_store
+from omoide.stream.service import GROWTH_FILE
 
 DEFAULT_SAMPLE = 20
 
@@ -75,10 +86,12 @@ class MigrationReport:
     total: Counts
     mismatched: tuple[ScopeCounts, ...] = ()
     searches: tuple[SearchComparison, ...] = field(default=())
+    growth: GrowthMigration = field(default_factory=lambda: GrowthMigration(None))
 
     @property
     def verified(self) -> bool:
-        return not self.mismatched and all(search.matched for search in self.searches)
+        searched = all(search.matched for search in self.searches)
+        return not self.mismatched and searched and self.growth.verified
 
 
 async def _existing(
@@ -185,12 +198,30 @@ async def verify(
     return tuple(mismatched), tuple(searches)
 
 
+async def migrate_growth(path: Path, database: Database, memories: MemoryStore) -> GrowthMigration:
+    """Copy the growth file at ``path`` (if there is one), then count both sides."""
+    if not path.is_file():
+        return GrowthMigration(None)
+    source = GrowthSource(path)
+    try:
+        report = await copy_growth(source, database, memories)
+        return replace(report, mismatched=await count_growth(source, database))
+    finally:
+        source.close()
+
+
 async def migrate_sqlite(
-    path: Path, config: ServerConfig, *, sample: int = DEFAULT_SAMPLE
+    path: Path,
+    config: ServerConfig,
+    *,
+    sample: int = DEFAULT_SAMPLE,
+    growth_path: Path | None = None,
 ) -> MigrationReport:
-    """Copy the embedded store at ``path`` into the server store of ``config``, then check."""
+    """Copy the embedded store at ``path``, and the growth file beside it (or at
+    ``growth_path``), into the server store of ``config``, then check."""
     from omoide.store.server.connect import open_server_store
 
+    growth_file = growth_path or Path(path).parent / GROWTH_FILE
     source = await open_sqlite_source(path)
     try:
         target = await open_server_store(config, embedding=source.embedding)
@@ -198,6 +229,7 @@ async def migrate_sqlite(
             copied, total, scope_count = await copy_store(source, target.engines)
             source_store = await open_sqlite_store(source.path, embedding=source.embedding)
             try:
+                growth = await migrate_growth(growth_file, target.engines.database, source_store)
                 mismatched, searches = await verify(source, source_store, target, sample=sample)
             finally:
                 await source_store.close()
@@ -205,4 +237,4 @@ async def migrate_sqlite(
             await target.close()
     finally:
         await source.close()
-    return MigrationReport(source.path, scope_count, copied, total, mismatched, searches)
+    return MigrationReport(source.path, scope_count, copied, total, mismatched, searches, growth)

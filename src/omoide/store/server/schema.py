@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from omoide.errors import ConfigError
 from omoide.store.server.database import Connection, Database, execute, fetch_all
-from omoide.store.server.growth_sql import GROWTH_TABLES
+from omoide.store.server.growth_sql import GROWTH_CLAIMS, GROWTH_TABLES
 
 MIGRATION_LOCK = 0x6F6D6F6964  # "omoid": the advisory lock id serialising migrations
 
@@ -129,6 +129,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_records", _RECORDS),
     Migration(2, "create_service_state", _SERVICE_STATE),
     Migration(3, "create_growth", GROWTH_TABLES),
+    Migration(4, "claim_growth_work", GROWTH_CLAIMS),
 )
 
 
