@@ -6,6 +6,11 @@ path embeds for its episodes: the stored turns' texts, per batch (rule scores de
 is stored, as in the write path without a language model). Inside the write path, a
 timing wrapper records how long embedding took and how many texts it embedded (episode
 texts plus the texts of new facts).
+
+With ``pipelined`` the batched modes hand all of a round's batches to
+``store_interaction_batches`` (the same transactions, in the same order, as a loop of
+``store_interactions``, with the next batch embedded while the current one is stored);
+their names end in " pipelined".
 """
 
 from __future__ import annotations
@@ -121,14 +126,16 @@ async def measure_ingest(
     batch_turns: int,
     batch_sizes: Sequence[int],
     rounds: int,
+    pipelined: bool = False,
 ) -> IngestResult:
     generator = ChatGenerator(seed=INGEST_SEED, viewers=INGEST_VIEWERS, timeline=DEFAULT_TIMELINE)
+    suffix = " pipelined" if pipelined else ""
     plans = [("single", 1, single_turns)] + [
-        (f"batch-{size}", size, batch_turns) for size in batch_sizes
+        (f"batch-{size}{suffix}", size, batch_turns) for size in batch_sizes
     ]
     modes = []
     for name, batch_size, turn_count in plans:
-        directory = work_dir / "ingest" / name
+        directory = work_dir / "ingest" / name.replace(" ", "-")
         timed = TimedEmbedder(embedder)
         service = await open_ingest_service(directory, timed)
         try:
@@ -137,7 +144,9 @@ async def measure_ingest(
                 logger.info("ingest: %s, round %d", name, round_number + 1)
                 turns = generator.turns(turn_count)
                 runs.append(
-                    await _one_round(service, timed, embedder, turns, batch_size, round_number)
+                    await _one_round(
+                        service, timed, embedder, turns, batch_size, round_number, pipelined
+                    )
                 )
             modes.append(_summarise(name, batch_size, runs, service.metrics.snapshot()))
         finally:
@@ -152,6 +161,7 @@ async def _one_round(
     turns: Sequence[SyntheticTurn],
     batch_size: int,
     round_number: int,
+    pipelined: bool,
 ) -> IngestRun:
     inputs = to_inputs(turns)
     groups = chunks(inputs, batch_size)
@@ -160,11 +170,11 @@ async def _one_round(
         for start in range(0, len(turns), batch_size)
     ]
     if round_number % 2 == 0:
-        ingest_seconds, stored = await _ingest(service, timed, groups, batch_size)
+        ingest_seconds, stored = await _ingest(service, timed, groups, batch_size, pipelined)
         baseline_seconds = await _baseline(embedder, texts)
     else:
         baseline_seconds = await _baseline(embedder, texts)
-        ingest_seconds, stored = await _ingest(service, timed, groups, batch_size)
+        ingest_seconds, stored = await _ingest(service, timed, groups, batch_size, pipelined)
     return IngestRun(
         turns=len(inputs),
         stored=stored,
@@ -178,12 +188,20 @@ async def _one_round(
 
 
 async def _ingest(
-    service: Omoide, timed: TimedEmbedder, groups: Sequence[Sequence[TurnInput]], batch_size: int
+    service: Omoide,
+    timed: TimedEmbedder,
+    groups: Sequence[Sequence[TurnInput]],
+    batch_size: int,
+    pipelined: bool,
 ) -> tuple[float, int]:
     timed.reset()
     memory = service.memory
     stored = 0
     watch = Stopwatch()
+    if pipelined and batch_size > 1:
+        batches = await memory.store_interaction_batches(CHARACTER_ID, groups)
+        stored = sum(1 for outcomes in batches for outcome in outcomes if outcome.stored)
+        return watch.elapsed(), stored
     for group in groups:
         if batch_size == 1:
             turn = group[0]

@@ -3,11 +3,17 @@
 Near-duplicates are merged by meaning: a new fact whose embedding is at least as similar
 to an existing current fact of the same category as the embedder's calibrated duplicate
 threshold confirms that fact instead of adding a second copy.
+
+The texts of new facts are embedded in as few calls as possible: the write path finds
+the candidates a rule extractor will propose before anything is searched
+(:func:`foreseen_candidates`), embeds their texts a batch at a time and hands them in;
+whatever is still missing once a turn's decisions are known (a language model's phrasing)
+is embedded in one call for that turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -24,7 +30,14 @@ from omoide.domain import (
 )
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
-from omoide.memory.extraction import FactCandidate, FactDecision, FactExtractor
+from omoide.memory.extraction import (
+    FactCandidate,
+    FactDecision,
+    FactExtractor,
+    RuleFactExtractor,
+    decide,
+    find_facts,
+)
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
@@ -36,6 +49,21 @@ MAX_FACT_CHARS = 500
 
 def confirmed_confidence(confidence: float) -> float:
     return min(1.0, confidence + (1.0 - confidence) * CONFIRMATION_GAIN)
+
+
+def foreseen_candidates(
+    extractor: FactExtractor, user_message: str
+) -> tuple[FactCandidate, ...] | None:
+    """The facts ``extractor`` will propose for this message, known before any search;
+    ``None`` when they cannot be known in advance (a language model's phrasing).
+
+    Rules find candidates in the message alone and only then compare them with what is
+    known (:func:`~omoide.memory.extraction.decide`), so their texts can be embedded with
+    the batch's episodes and the rules need not run again.
+    """
+    if isinstance(extractor, RuleFactExtractor):
+        return tuple(find_facts(user_message))
+    return None
 
 
 class FactKeeper:
@@ -76,40 +104,97 @@ class FactKeeper:
         user_name: str | None,
         episode_vector: Vector,
         extractor: FactExtractor,
+        foreseen: Sequence[FactCandidate] | None = None,
+        text_vectors: Mapping[str, Vector] | None = None,
     ) -> list[FactChange]:
-        if not extractor.may_hold_facts(episode.user_message):
+        """Apply what ``extractor`` finds in ``episode``.
+
+        ``foreseen``: the candidates :func:`foreseen_candidates` gave for this message
+        (rules then only decide); ``text_vectors``: fact texts embedded beforehand (any
+        other text a decision stores is embedded here, in one call for the turn).
+        """
+        if foreseen is None and not extractor.may_hold_facts(episode.user_message):
+            return []
+        if foreseen is not None and not foreseen:
             return []
         existing = await self.related_facts(episode.scope, episode_vector, episode.user_message)
-        decisions = await extractor.extract(
-            episode.user_message, episode.bot_message, user_name=user_name, existing=existing
-        )
+        if foreseen is not None:
+            decisions = decide(foreseen, existing)
+        else:
+            decisions = await extractor.extract(
+                episode.user_message, episode.bot_message, user_name=user_name, existing=existing
+            )
+        vectors = await self._vectors_for(decisions, text_vectors or {})
+        return await self._apply_all(episode, decisions, vectors, existing)
+
+    async def _apply_all(
+        self,
+        episode: Episode,
+        decisions: Sequence[FactDecision],
+        vectors: Mapping[str, Vector],
+        existing: Sequence[Fact],
+    ) -> list[FactChange]:
+        """Apply decisions in order; a target still as it was read is not read again."""
+        unchanged = {fact.id: fact for fact in existing}
         changes = []
         for decision in decisions:
-            change = await self._apply(episode, decision)
-            if change is not None:
-                changes.append(change)
-                self._metrics.increment(f"facts.{change.action}")
+            change = await self._apply(episode, decision, vectors, unchanged)
+            if change is None:
+                continue
+            changes.append(change)
+            self._metrics.increment(f"facts.{change.action}")
+            for fact_id in (change.fact_id, change.replaced_fact_id):
+                unchanged.pop(fact_id or "", None)
         return changes
 
-    async def _apply(self, episode: Episode, decision: FactDecision) -> FactChange | None:
-        scope, at = episode.scope, episode.recorded_at
-        if decision.action == "add" and decision.candidate is not None:
-            return await self._add(scope, decision.candidate, (episode.id,), at)
+    async def _vectors_for(
+        self, decisions: Sequence[FactDecision], known: Mapping[str, Vector]
+    ) -> Mapping[str, Vector]:
+        """Vectors of every text the decisions may store: ``known`` plus one embed call."""
+        texts = [
+            decision.candidate.text
+            for decision in decisions
+            if decision.action in ("add", "update") and decision.candidate is not None
+        ]
+        missing = list(dict.fromkeys(text for text in texts if text not in known))
+        if not missing:
+            return known
+        matrix = await self._embedder.embed_documents(missing)
+        return {**known, **{text: matrix[row] for row, text in enumerate(missing)}}
+
+    async def _apply(
+        self,
+        episode: Episode,
+        decision: FactDecision,
+        vectors: Mapping[str, Vector],
+        unchanged: Mapping[str, Fact],
+    ) -> FactChange | None:
+        scope, at, sources = episode.scope, episode.recorded_at, (episode.id,)
+        candidate = decision.candidate
+        if decision.action == "add" and candidate is not None:
+            return await self._add(scope, candidate, vectors[candidate.text], sources, at)
         if decision.target_fact_id is None:
             return None
-        target = await self._store.get_fact(scope, decision.target_fact_id)
+        target = unchanged.get(decision.target_fact_id)
+        if target is None:
+            target = await self._store.get_fact(scope, decision.target_fact_id)
         if decision.action == "confirm":
-            return await self._confirm(scope, target, (episode.id,))
-        if decision.action == "update" and decision.candidate is not None:
-            return await self._supersede(scope, target, decision.candidate, (episode.id,), at)
+            return await self._confirm(scope, target, sources)
+        if decision.action == "update" and candidate is not None:
+            vector = vectors[candidate.text]
+            return await self._supersede(scope, target, candidate, vector, sources, at)
         if decision.action == "delete":
             return await self._contradict(scope, target, at)
         return None
 
     async def _add(
-        self, scope: Scope, candidate: FactCandidate, sources: tuple[str, ...], at: datetime
+        self,
+        scope: Scope,
+        candidate: FactCandidate,
+        vector: Vector,
+        sources: tuple[str, ...],
+        at: datetime,
     ) -> FactChange:
-        vector = await self._embed_one(candidate.text)
         duplicate = await self._duplicate_of(scope, candidate.category, vector)
         if duplicate is not None:
             return await self._confirm(scope, duplicate, sources)
@@ -144,10 +229,10 @@ class FactKeeper:
         scope: Scope,
         old: Fact,
         candidate: FactCandidate,
+        vector: Vector,
         sources: tuple[str, ...],
         at: datetime,
     ) -> FactChange:
-        vector = await self._embed_one(candidate.text)
         new = replace(self._new_fact(scope, candidate, sources, at), supersedes=old.id)
         await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
         return FactChange("update", new.id, new.text, replaced_fact_id=old.id)

@@ -124,6 +124,13 @@ class MemoryManager:
         """Remember a batch of one character's exchanges in one transaction."""
         return await self._rememberer.remember(character_id, turns)
 
+    async def store_interaction_batches(
+        self, character_id: str, batches: Sequence[Sequence[TurnInput]]
+    ) -> list[list[StoredTurn]]:
+        """Like :meth:`store_interactions` for each batch in turn (one transaction each),
+        with the next batch scored and embedded while the current one is stored."""
+        return await self._rememberer.remember_batches(character_id, batches)
+
     # --- facts ------------------------------------------------------------------------
     async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]:
         return await self._store.list_facts(

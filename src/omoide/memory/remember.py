@@ -2,14 +2,21 @@
 
 Turns of one batch are written in one transaction. Fact extraction runs after the turns
 are safe on disk, so a failing extractor can never lose an exchange.
+
+A batch embeds its episodes in one call (each distinct text once) and the facts rules
+will propose for them in a few more, which run while the episodes are written and the
+facts of earlier turns are kept (:mod:`omoide.memory.fact_vectors`). Fact keeping runs turn
+by turn in batch order, so a later turn of a viewer sees the facts of an earlier one.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+
+import anyio
 
 from omoide.clock import Clock
 from omoide.domain import (
@@ -24,8 +31,9 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction import FactExtractor
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction import FactCandidate, FactExtractor
+from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
+from omoide.memory.facts import FactKeeper, foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
 from omoide.memory.turns import StoredTurn, TurnInput
 from omoide.metrics import Metrics
@@ -40,6 +48,21 @@ class _Planned:
     recorded_at: datetime
     importance: ImportanceResult
     episode: Episode | None
+    extracts_facts: bool
+    foreseen: tuple[FactCandidate, ...] | None
+    """Candidates known before any search (rules); None when they are not (a model)."""
+
+    @property
+    def fact_texts(self) -> list[str]:
+        return [candidate.text for candidate in self.foreseen or ()]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A batch scored and embedded, not yet written."""
+
+    planned: tuple[_Planned, ...]
+    vectors: Mapping[str, Vector]
 
 
 class Rememberer:
@@ -65,9 +88,61 @@ class Rememberer:
         self._config = config
         self._clock = clock
         self._metrics = metrics
+        self._fact_vectors = FactVectorCache()
 
     async def remember(self, character_id: str, turns: Sequence[TurnInput]) -> list[StoredTurn]:
         """Score, embed and store a batch of one character's turns in one transaction."""
+        return await self._commit(character_id, await self._prepare(character_id, turns))
+
+    async def remember_batches(
+        self, character_id: str, batches: Sequence[Sequence[TurnInput]]
+    ) -> list[list[StoredTurn]]:
+        """:meth:`remember` each batch in order, one transaction each, the next batch scored
+        and embedded while the current one is written and its facts kept.
+
+        Writes and results are those of calling :meth:`remember` batch after batch. On an
+        error the batches before the failing one stay stored, as in such a loop; turns
+        with a ``turn_id`` can be recognised when the rest is retried.
+        """
+        results: list[list[StoredTurn]] = []
+        if not batches:
+            return results
+        prepared = await self._prepare(character_id, batches[0])
+        for upcoming in batches[1:]:
+            stored, prepared = await self._commit_while_preparing(character_id, prepared, upcoming)
+            results.append(stored)
+        results.append(await self._commit(character_id, prepared))
+        return results
+
+    async def _commit_while_preparing(
+        self, character_id: str, current: _Prepared, upcoming: Sequence[TurnInput]
+    ) -> tuple[list[StoredTurn], _Prepared]:
+        """Commit ``current`` and prepare ``upcoming`` at once; errors in commit order."""
+        prepared: list[_Prepared] = []
+        later: list[OmoideError] = []
+
+        async def prepare() -> None:
+            try:
+                prepared.append(await self._prepare(character_id, upcoming))
+            except OmoideError as exc:
+                later.append(exc)
+
+        failure: OmoideError | None = None
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(prepare)
+            try:
+                stored = await self._commit(character_id, current)
+            except OmoideError as exc:
+                failure = exc
+                tasks.cancel_scope.cancel()
+        if failure is not None:
+            raise failure
+        if later:
+            raise later[0]
+        return stored, prepared[0]
+
+    async def _prepare(self, character_id: str, turns: Sequence[TurnInput]) -> _Prepared:
+        """Check, score and embed a batch's episodes; nothing is written."""
         check_identifier(character_id, name="character_id")
         for turn in turns:
             if turn.scope.character_id != character_id:
@@ -75,11 +150,31 @@ class Rememberer:
                 raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
         planned = [await self._plan(turn) for turn in turns]
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
+        return _Prepared(tuple(planned), vectors)
+
+    async def _commit(self, character_id: str, prepared: _Prepared) -> list[StoredTurn]:
+        """Write a prepared batch in one transaction, then keep its viewers' facts."""
+        planned, vectors = prepared.planned, prepared.vectors
         writes = self._writes(planned, vectors)
-        await self._store.write_turns(character_id, writes)
-        self._metrics.increment("turns.received", len(planned))
-        self._metrics.increment("turns.stored", sum(1 for plan in planned if plan.episode))
-        return [await self._after_write(plan, vectors) for plan in planned]
+        pipeline = FactTextPipeline(
+            self._embedder, [plan.fact_texts for plan in planned], cache=self._fact_vectors
+        )
+        if not pipeline.calls:  # every fact text known already: nothing to overlap
+            await self._store.write_turns(character_id, writes)
+            return await self._after_write(planned, vectors, pipeline)
+        failure: OmoideError | None = None
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(pipeline.run)
+            try:
+                await self._store.write_turns(character_id, writes)
+            except OmoideError as exc:
+                failure = exc
+                tasks.cancel_scope.cancel()
+            else:
+                stored = await self._after_write(planned, vectors, pipeline)
+        if failure is not None:
+            raise failure
+        return stored
 
     async def _plan(self, turn: TurnInput) -> _Planned:
         recorded_at = as_utc(turn.timestamp) if turn.timestamp else self._clock.now()
@@ -100,7 +195,11 @@ class Rememberer:
                 scoring=importance.method,
                 metadata=dict(turn.metadata),
             )
-        return _Planned(turn, recorded_at, importance, episode)
+        extracts = (
+            episode is not None and importance.score >= self._config.fact_extraction_threshold
+        )
+        foreseen = foreseen_candidates(self._extractor, turn.user_message) if extracts else ()
+        return _Planned(turn, recorded_at, importance, episode, extracts, foreseen)
 
     async def _importance(self, turn: TurnInput) -> ImportanceResult:
         if turn.importance is not None:
@@ -115,13 +214,15 @@ class Rememberer:
         )
 
     async def _embed(self, episodes: Sequence[Episode]) -> dict[str, Vector]:
-        if not episodes:
+        """Vectors by episode text; a text said twice in a batch is embedded once."""
+        texts = list(dict.fromkeys(episode.searchable_text for episode in episodes))
+        if not texts:
             return {}
-        matrix = await self._embedder.embed_documents([e.searchable_text for e in episodes])
-        return {episode.id: matrix[row] for row, episode in enumerate(episodes)}
+        matrix = await self._embedder.embed_documents(texts)
+        return {text: matrix[row] for row, text in enumerate(texts)}
 
     @staticmethod
-    def _writes(planned: Sequence[_Planned], vectors: dict[str, Vector]) -> list[TurnWrite]:
+    def _writes(planned: Sequence[_Planned], vectors: Mapping[str, Vector]) -> list[TurnWrite]:
         writes = []
         for plan in planned:
             episode = plan.episode
@@ -135,11 +236,27 @@ class Rememberer:
                 trigger_topics=state.topics,
                 episode_id=episode.id if episode else None,
             )
-            vector = vectors[episode.id] if episode else None
+            vector = vectors[episode.searchable_text] if episode else None
             writes.append(TurnWrite(plan.turn.scope, episode, vector, emotion))
         return writes
 
-    async def _after_write(self, plan: _Planned, vectors: dict[str, Vector]) -> StoredTurn:
+    async def _after_write(
+        self, planned: Sequence[_Planned], vectors: Mapping[str, Vector], pipeline: FactTextPipeline
+    ) -> list[StoredTurn]:
+        self._metrics.increment("turns.received", len(planned))
+        self._metrics.increment("turns.stored", sum(1 for plan in planned if plan.episode))
+        return [
+            await self._keep_facts(plan, vectors, pipeline, index)
+            for index, plan in enumerate(planned)
+        ]
+
+    async def _keep_facts(
+        self,
+        plan: _Planned,
+        vectors: Mapping[str, Vector],
+        pipeline: FactTextPipeline,
+        index: int,
+    ) -> StoredTurn:
         stored = StoredTurn(
             scope=plan.turn.scope,
             episode_id=plan.episode.id if plan.episode else None,
@@ -149,14 +266,16 @@ class Rememberer:
             signals=plan.importance.signals,
             recorded_at=plan.recorded_at,
         )
-        if plan.episode is None or plan.importance.score < self._config.fact_extraction_threshold:
+        if plan.episode is None or not plan.extracts_facts or plan.foreseen == ():
             return stored
         try:
             changes = await self._facts.learn_from(
                 plan.episode,
                 user_name=plan.turn.user_name,
-                episode_vector=vectors[plan.episode.id],
+                episode_vector=vectors[plan.episode.searchable_text],
                 extractor=self._extractor,
+                foreseen=plan.foreseen,
+                text_vectors=await pipeline.vectors_for(index),
             )
         except OmoideError as exc:
             self._metrics.increment("extraction.failed_turns")
