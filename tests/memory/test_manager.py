@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import anyio
 import pytest
 
 from omoide.clock import FixedClock
@@ -16,6 +17,7 @@ from omoide.errors import BackendUnavailable
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.memory.turns import TurnInput, TurnState
 from omoide.store.base import EpisodeFilter
+from omoide.store.sqlite.connection import open_connection
 from omoide.wiring import Omoide, build
 
 START = datetime(2025, 1, 10, 20, tzinfo=UTC)
@@ -82,6 +84,10 @@ async def test_recall_reinforces_exactly_what_reached_the_prompt(app: Omoide) ->
     recollection = await app.memory.retrieve_context(MINJUN, "League of Legends ranked", now=later)
     used = set(recollection.rendered.episode_ids)
     assert used, "the matching episode must reach the prompt"
+    unwritten = await app.store.list_episodes(MINJUN, where=EpisodeFilter(), limit=10)
+    assert all(episode.recall_count == 0 for episode in unwritten), "noted, not yet written"
+
+    assert await app.memory.flush_reinforcements() == 1
     episodes = await app.store.list_episodes(MINJUN, where=EpisodeFilter(), limit=10)
     assert len(used) < len(episodes), "the query must not match everything"
     for episode in episodes:
@@ -261,3 +267,24 @@ async def test_queued_turns_wait_out_a_backend_outage(tmp_path: Path) -> None:
         assert await built.store.count_episodes(MINJUN, where=EpisodeFilter()) == 1
     finally:
         await built.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_reply_does_not_wait_for_the_stores_writer(app: Omoide) -> None:
+    """In a stream the writer is busy with batches of chat; a reply only reads, and the
+    reinforcement it noted is written by the next write (here, the next stored turn)."""
+    await app.memory.store_interaction(MINJUN, "I really love League of Legends", "")
+    writer = open_connection(app.settings.database_path)
+    writer.execute("BEGIN IMMEDIATE")  # holds the write lock, as a long batch would
+    try:
+        with anyio.fail_after(2):  # the store's busy timeout is 10 s
+            recollection = await app.memory.retrieve_context(MINJUN, "League of Legends")
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    (recalled,) = recollection.rendered.episode_ids
+
+    await app.memory.store_interaction(MINJUN, "ranked tonight", "", timestamp=START)
+
+    episode = await app.store.get_episode(MINJUN, recalled)
+    assert (episode.recall_count, episode.last_recalled_at) == (1, START)

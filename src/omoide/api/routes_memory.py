@@ -82,7 +82,8 @@ async def search(body: SearchBody, scope: ScopeDep, service: ServiceDep) -> Sear
 async def context(body: ContextBody, scope: ScopeDep, service: ServiceDep) -> ContextOut:
     """Exactly what the chat path puts in the system prompt for this message, under the
     token budget, and the ranked memories it was chosen from. Like a real reply, this
-    reinforces the memories it uses (their recall count and last recall time)."""
+    reinforces the memories it uses (their recall count and last recall time), written
+    off the reply path and visible to every read of them."""
     recollection = await service.built.memory.retrieve_context(
         scope, body.query, now=body.now, token_budget=body.token_budget
     )
@@ -98,6 +99,7 @@ async def list_episodes(
     include_archived: Annotated[bool, Query(description="Include decayed episodes")] = False,
 ) -> EpisodePage:
     store = service.built.store
+    await service.built.memory.flush_reinforcements()  # recall counts as of now
     where = EpisodeFilter(include_archived=include_archived)
     episodes = await store.list_episodes(scope, where=where, limit=limit, offset=offset)
     total = await store.count_episodes(scope, where=where)

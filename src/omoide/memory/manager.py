@@ -77,13 +77,15 @@ class MemoryManager:
     async def search(
         self, scope: Scope, query: str, *, now: datetime | None = None, limit: int | None = None
     ) -> MemoryContext:
-        """Ranked memories with their score components; reinforces nothing.
+        """Ranked memories with their score components; reinforces nothing (noted
+        reinforcements are written first, so the recency shown is current).
 
         ``limit`` (default: the prompt's sizes) caps facts and episodes; candidates are
         bounded by the recall configuration's candidate counts.
         """
         if limit is not None and limit < 1:
             raise InvalidInput(f"limit must be at least 1 (got {limit})")
+        await self.flush_reinforcements()
         context, _ = await self._recaller.look_up(
             scope, query, now=self._now(now), for_prompt=False, limit=limit
         )
@@ -115,13 +117,15 @@ class MemoryManager:
             importance=importance,
             user_name=user_name,
         )
-        (stored,) = await self._rememberer.remember(scope.character_id, [turn])
+        (stored,) = await self.store_interactions(scope.character_id, [turn])
         return stored
 
     async def store_interactions(
         self, character_id: str, turns: Sequence[TurnInput]
     ) -> list[StoredTurn]:
-        """Remember a batch of one character's exchanges in one transaction."""
+        """Remember a batch of one character's exchanges in one transaction (and write the
+        reinforcements the reply path noted; their failure does not stop the batch)."""
+        await self._recaller.reinforcements.flush_quietly()
         return await self._rememberer.remember(character_id, turns)
 
     async def store_interaction_batches(
@@ -129,10 +133,12 @@ class MemoryManager:
     ) -> list[list[StoredTurn]]:
         """Like :meth:`store_interactions` for each batch in turn (one transaction each),
         with the next batch scored and embedded while the current one is stored."""
+        await self._recaller.reinforcements.flush_quietly()
         return await self._rememberer.remember_batches(character_id, batches)
 
     # --- facts ------------------------------------------------------------------------
     async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]:
+        await self.flush_reinforcements()  # recall counts as of now
         return await self._store.list_facts(
             scope, where=FactFilter(include_inactive=include_inactive)
         )
@@ -206,6 +212,7 @@ class MemoryManager:
         return await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
 
     async def export_viewer(self, scope: Scope) -> ScopeExport:
+        await self.flush_reinforcements()
         return await self._store.export_scope(scope)
 
     # --- maintenance ------------------------------------------------------------------
@@ -216,6 +223,7 @@ class MemoryManager:
         now: datetime | None = None,
         purge_archived_before: datetime | None = None,
     ) -> DecayReport:
+        await self.flush_reinforcements()
         return await run_decay(
             self._store,
             character_id,
@@ -224,5 +232,14 @@ class MemoryManager:
             purge_archived_before=purge_archived_before,
         )
 
+    async def flush_reinforcements(self) -> int:
+        """Write the reinforcements :meth:`retrieve_context` noted (it does not wait for
+        the write); how many recalls were written. Writes and reads that show recall
+        counts do this themselves."""
+        return await self._recaller.reinforcements.flush()
+
     async def close(self) -> None:
-        await self._store.close()
+        try:
+            await self._recaller.reinforcements.flush_quietly()
+        finally:
+            await self._store.close()

@@ -2,7 +2,8 @@
 
 Nothing here waits for a language model. The query is embedded once (cached for repeats),
 vector and keyword searches for episodes and facts and the emotion summary run
-concurrently, and recalled memories are reinforced in one batched write.
+concurrently. What reaches the prompt is reinforced off the reply path: the recall is
+noted here and written by the write path (see :mod:`omoide.memory.reinforce`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.intent import cued_categories
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
+from omoide.memory.reinforce import DUE_FLUSH, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
@@ -66,13 +68,20 @@ class Recaller:
         config: MemoryConfig,
         clock: Clock,
         floors: RelevanceFloor,
+        reinforcements: Reinforcements | None = None,
     ) -> None:
         self._store = store
+        self._reinforcements = reinforcements or Reinforcements(store)
         self._embedder = embedder
         self._counter = counter
         self._config = config
         self._clock = clock
         self._floors = floors
+
+    @property
+    def reinforcements(self) -> Reinforcements:
+        """Recalls noted by :meth:`recall`, waiting to be written."""
+        return self._reinforcements
 
     async def recall(
         self,
@@ -82,15 +91,19 @@ class Recaller:
         now: datetime | None = None,
         token_budget: int | None = None,
     ) -> Recollection:
-        """Build the prompt section for ``query`` and reinforce what it used."""
+        """Build the prompt section for ``query``; note what it used for reinforcement.
+
+        The reinforcement is written off the reply path; only when so many notes wait that
+        a flush is due (nothing else flushes them) does the reply write the oldest two."""
         moment = as_utc(now, name="now") if now is not None else self._clock.now()
         context, searched = await self.look_up(scope, query, now=moment)
         budget = self._config.recall.token_budget if token_budget is None else token_budget
         rendered = context.render(budget_tokens=budget, counter=self._counter, now=moment)
-        if rendered.episode_ids or rendered.fact_ids:
-            await self._store.record_recalls(
-                scope, episode_ids=rendered.episode_ids, fact_ids=rendered.fact_ids, at=moment
-            )
+        flush_due = self._reinforcements.note(
+            scope, episode_ids=rendered.episode_ids, fact_ids=rendered.fact_ids, at=moment
+        )
+        if flush_due:
+            await self._reinforcements.flush_quietly(limit=DUE_FLUSH)
         return Recollection(scope, query, moment, context, rendered, searched)
 
     async def look_up(
