@@ -40,7 +40,7 @@ from benchmarks.quality.systems import (
     omoide_spec,
     ranking_grid,
 )
-from benchmarks.quality.variants import VARIANT_NAMES, LocalBM25, as_hits, variant_stemmers
+from benchmarks.quality.variants import VARIANT_NAMES, LocalBM25, as_hits, variant_searches
 from omoide.memory.extraction import FactExtractor
 from omoide.memory.ranking import FusionConfig, FusionMethod
 from omoide.memory.tokens import TokenCounter
@@ -178,10 +178,7 @@ async def collect_haystack(
         phase.counts["ingested_units"] += stats.units
         phase.counts["fact_changes"] += stats.facts_changed
         phase.counts["extraction_failures"] += stats.extraction_failures
-        searches = {
-            name: LocalBM25(haystack.units, stem)
-            for name, stem in (variant_stemmers() if tools.variants else {}).items()
-        }
+        searches = variant_searches(haystack.units) if tools.variants else {}
         await search_haystack(run, phase, memory, tools, searches)
     finally:
         await memory.close()

@@ -116,13 +116,17 @@ _CHINESE_DATE = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
 
 
 def content_tokens(text: str, language: str) -> frozenset[str]:
-    """The words that carry a question's content, in omoide's keyword analysis."""
+    """The words that carry a question's content, in omoide's keyword analysis without
+    stemming: the evidence stays what it was before omoide stemmed English words, so
+    it does not move with the system under test."""
     if language == "cn":
         cleaned = normalize(text)
         for phrase in _CHINESE_STOP_PHRASES:
             cleaned = cleaned.replace(phrase, " ")
-        return frozenset(analyze_query(cleaned))
-    return frozenset(token for token in analyze_query(text) if token not in _ENGLISH_STOP_WORDS)
+        return frozenset(analyze_query(cleaned, stem_words=False))
+    return frozenset(
+        token for token in analyze_query(text, stem_words=False) if token not in _ENGLISH_STOP_WORDS
+    )
 
 
 def named_day(question: str, year: int) -> date | None:
@@ -144,7 +148,9 @@ def proxy_evidence(question: str, units: Sequence[Unit], language: str) -> froze
     day = named_day(question, units[0].at.year)
     pool = [unit for unit in units if day is None or unit.at.date() == day]
     shared = {
-        unit.unit_id: len(wanted & set(analyze_document(f"{unit.text}\n{unit.reply}")))
+        unit.unit_id: len(
+            wanted & set(analyze_document(f"{unit.text}\n{unit.reply}", stem_words=False))
+        )
         for unit in pool
     }
     best = max(shared.values(), default=0)

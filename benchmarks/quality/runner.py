@@ -51,7 +51,7 @@ class Profile:
     verify_probes: int = 30
     locomo_context: bool = False
     variants: bool = True
-    """Grid the proposed changes too (stemmed keywords, max-scaled fusion)."""
+    """Grid the variants too (keywords without stemming, max-scaled fusion)."""
     memorybank_languages: tuple[str, ...] = memorybank.LANGUAGES
 
     def limits_for(self, dataset: str) -> dict[str, int]:

@@ -49,7 +49,7 @@ class Family:
     """Where keyword hits come from and how fusion scales scores.
 
     ``keywords`` is ``"store"`` (the store's FTS5 search) or a variant search of
-    :mod:`benchmarks.quality.variants` (``"stem"``); ``max_scaled`` swaps omoide's min-max
+    :mod:`benchmarks.quality.variants` (``"unstemmed"``); ``max_scaled`` swaps omoide's min-max
     weighted sum for :func:`~benchmarks.quality.variants.fuse_max_scaled`.
     """
 
@@ -58,16 +58,16 @@ class Family:
 
     @property
     def suffix(self) -> str:
-        stem = "" if self.keywords == STORE_KEYWORDS else f"+{self.keywords}"
-        return stem + ("+max" if self.max_scaled else "")
+        keywords = "" if self.keywords == STORE_KEYWORDS else f"+{self.keywords}"
+        return keywords + ("+max" if self.max_scaled else "")
 
 
 TODAY = Family()
 FAMILIES = (
     TODAY,
-    Family(keywords="stem"),
+    Family(keywords="unstemmed"),
     Family(max_scaled=True),
-    Family(keywords="stem", max_scaled=True),
+    Family(keywords="unstemmed", max_scaled=True),
 )
 
 

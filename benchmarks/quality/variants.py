@@ -1,11 +1,11 @@
 """Retrieval changes that would need code changes in ``src/``, measured here first.
 
-* Stemmed keyword search. omoide's keyword analysis does no stemming ("adopted" does not
-  find "adoption"). :class:`LocalBM25` is Okapi BM25 with FTS5's constants (k1 = 1.2,
-  b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)) floored at a small positive number) over
-  the same tokens as the store (``omoide.store.keywords``), optionally passed through the
-  English Snowball stemmer. Without stemming it should rank like the store's own BM25;
-  the report shows both, so the effect of stemming alone can be read off.
+* Keyword search before stemming. omoide's keyword analysis stems English words
+  (``omoide.store.keywords``). :class:`LocalBM25` is Okapi BM25 with FTS5's constants
+  (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)) floored at a small positive
+  number) over the same tokens as the store, or over the tokens of the analysis before
+  stemming (``stem_words=False``). With stemming it should rank like the store's own
+  BM25; the report shows both, so the effect of stemming alone can be read off.
 * Max-scaled fusion. omoide's weighted sum min-max normalises each hit list, which maps
   the weakest of 50 hits to 0 whatever its score; :func:`fuse_max_scaled` divides each
   list by its best score instead (negative similarities count as 0), so a keyword hit
@@ -14,70 +14,46 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from benchmarks.quality.dataset import Unit
 from omoide.domain import Episode
-from omoide.errors import ConfigError
 from omoide.memory.ranking import FusionConfig
 from omoide.store.base import Hit
-from omoide.store.keywords import analyze_document, analyze_query
+from omoide.store.keywords import QUERY_STOP_WORDS, analyze_document, analyze_query, stem
 
 K1 = 1.2
 B = 0.75
 _SMALLEST_IDF = 1e-6
+EXPANSION_WEIGHT = 0.5
+_STEMMED_STOP_WORDS = frozenset(stem(word) for word in QUERY_STOP_WORDS) | QUERY_STOP_WORDS
 
-Stem = Callable[[str], str]
-
-
-def snowball_english() -> Stem:
-    """The English Snowball stemmer for words of Latin letters; other tokens unchanged.
-
-    Needs PyPI ``snowballstemmer`` (pure Python), an optional benchmark dependency.
-    """
-    try:
-        snowball = importlib.import_module("snowballstemmer")
-    except ImportError as exc:
-        raise ConfigError(
-            "the stemmed keyword variant needs snowballstemmer (pip install snowballstemmer)"
-        ) from exc
-    stemmer = snowball.stemmer("english")
-
-    def stem(token: str) -> str:
-        if token.isascii() and token.isalpha():
-            return str(stemmer.stemWord(token))
-        return token
-
-    return stem
-
-
-def identity(token: str) -> str:
-    return token
-
-
-VARIANT_NAMES = ("local", "stem")
+VARIANT_NAMES = ("local", "unstemmed")
 """Keyword searches outside the store: ``local`` re-implements the store's BM25 (a check),
-``stem`` adds English stemming."""
+``unstemmed`` is the same BM25 over the analysis without stemming."""
 
 
-def variant_stemmers() -> dict[str, Stem]:
-    return {"local": identity, "stem": snowball_english()}
+def variant_searches(units: Sequence[Unit]) -> dict[str, LocalBM25]:
+    return {
+        "local": LocalBM25(units),
+        "unstemmed": LocalBM25(units, stem_words=False),
+    }
 
 
 class LocalBM25:
     """Okapi BM25 over one haystack's units, for comparison with the store's FTS5 BM25."""
 
-    def __init__(self, units: Sequence[Unit], stem: Stem = identity) -> None:
-        self._stem = stem
+    def __init__(self, units: Sequence[Unit], *, stem_words: bool = True) -> None:
+        self._stem_words = stem_words
         self._units = list(units)
         self._documents = [
-            Counter(stem(token) for token in analyze_document(f"{unit.text}\n{unit.reply}"))
+            Counter(analyze_document(f"{unit.text}\n{unit.reply}", stem_words=stem_words))
             for unit in self._units
         ]
+        self._index = {unit.unit_id: index for index, unit in enumerate(self._units)}
         self._lengths = [sum(document.values()) for document in self._documents]
         self._average = sum(self._lengths) / max(1, len(self._lengths))
         frequency: Counter[str] = Counter()
@@ -91,7 +67,13 @@ class LocalBM25:
 
     def search(self, query: str, *, until: datetime, limit: int) -> list[tuple[str, float]]:
         """(unit id, score) of the best units recorded no later than ``until``."""
-        terms = list(dict.fromkeys(self._stem(token) for token in analyze_query(query)))
+        terms = analyze_query(query, stem_words=self._stem_words)
+        return self.search_terms(dict.fromkeys(terms, 1.0), until=until, limit=limit)
+
+    def search_terms(
+        self, terms: Mapping[str, float], *, until: datetime, limit: int
+    ) -> list[tuple[str, float]]:
+        """As :meth:`search`, for analysed terms each weighted (BM25 term score x weight)."""
         scored = []
         for index, document in enumerate(self._documents):
             if self._units[index].at > until:
@@ -102,13 +84,33 @@ class LocalBM25:
         scored.sort(key=lambda pair: (-pair[1], pair[0]))
         return scored[:limit]
 
-    def _score(self, document: Counter[str], length: int, terms: Sequence[str]) -> float:
+    def expanded_search(
+        self, query: str, *, until: datetime, limit: int, feedback: int = 3, extra: int = 5
+    ) -> list[tuple[str, float]]:
+        """Pseudo-relevance feedback: the query's terms (weight 1) plus the ``extra`` terms
+        of the best ``feedback`` hits with the highest idf x (hits containing them), each
+        weighted :data:`EXPANSION_WEIGHT`, at least two letters and not a stop word."""
+        terms = dict.fromkeys(analyze_query(query, stem_words=self._stem_words), 1.0)
+        first = self.search_terms(terms, until=until, limit=feedback)
+        found: Counter[str] = Counter()
+        for unit_id, _ in first:
+            found.update(self._documents[self._index[unit_id]].keys())
+        candidates = [
+            (self._idf[term] * count, term)
+            for term, count in found.items()
+            if term not in terms and term not in _STEMMED_STOP_WORDS and len(term) > 1
+        ]
+        for _, term in sorted(candidates, reverse=True)[:extra]:
+            terms[term] = EXPANSION_WEIGHT
+        return self.search_terms(terms, until=until, limit=limit)
+
+    def _score(self, document: Counter[str], length: int, terms: Mapping[str, float]) -> float:
         total = 0.0
         norm = K1 * (1 - B + B * length / self._average) if self._average else K1
-        for term in terms:
+        for term, weight in terms.items():
             frequency = document.get(term, 0)
             if frequency:
-                total += self._idf[term] * frequency * (K1 + 1) / (frequency + norm)
+                total += weight * self._idf[term] * frequency * (K1 + 1) / (frequency + norm)
         return total
 
 

@@ -3,7 +3,6 @@ embedder that ships with omoide, omoide's write and recall paths, and the report
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pickle
 from datetime import UTC, datetime, timedelta
@@ -27,8 +26,6 @@ from omoide.memory.relevance import calibrate_relevance_floor
 from omoide.memory.tokens import SentencePieceTokenCounter
 
 START = datetime(2024, 3, 1, 12, tzinfo=UTC)
-STEMMER = importlib.util.find_spec("snowballstemmer") is not None
-"""The stemmed keyword variant needs the optional ``snowballstemmer``."""
 TEXTS = (
     "Ana: I adopted a grey cat named Miso",
     "Bo: My brother plays the violin in an orchestra",
@@ -88,8 +85,8 @@ async def test_a_small_run_ranks_scores_checks_and_reports(
         RuleFactExtractor(),
         SentencePieceTokenCounter(),
         3,
-        families=FAMILIES if STEMMER else (TODAY,),
-        variants=STEMMER,
+        families=FAMILIES,
+        variants=True,
     )
     run = await run_dataset(
         dataset,

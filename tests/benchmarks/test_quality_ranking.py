@@ -24,7 +24,7 @@ from benchmarks.quality.systems import (
     ranking_grid,
     recall_config,
 )
-from benchmarks.quality.variants import LocalBM25, fuse_max_scaled, snowball_english
+from benchmarks.quality.variants import LocalBM25, fuse_max_scaled
 from omoide.domain import Episode, Scope
 from omoide.memory.config import MemoryConfig
 from omoide.memory.ranking import FusionConfig, FusionMethod, RankingWeights
@@ -66,7 +66,7 @@ def pools(draw: st.DrawFn) -> Pool:
     keyword = [Hit(item, draw(SCORES)) for item in items if draw(st.booleans())]
     stemmed = [Hit(item, draw(SCORES)) for item in items if draw(st.booleans())]
     probe = Probe("p", "question", NOW, frozenset({"u1"}), "c")
-    return Pool(probe, tuple(vector), tuple(keyword), {"stem": tuple(stemmed)})
+    return Pool(probe, tuple(vector), tuple(keyword), {"unstemmed": tuple(stemmed)})
 
 
 CONFIGS = st.builds(
@@ -111,11 +111,11 @@ def test_max_scaling_keeps_the_share_of_the_best_score() -> None:
 def test_baselines_keep_the_store_order() -> None:
     first, second = episode(1, 0.3, 5, None), episode(2, 0.9, 1, None)
     probe = Probe("p", "q", NOW, frozenset({"u1"}), "c")
-    pool = Pool(probe, (Hit(second, 0.9), Hit(first, 0.2)), (Hit(first, 4.0),), {"stem": ()})
+    pool = Pool(probe, (Hit(second, 0.9), Hit(first, 0.2)), (Hit(first, 4.0),), {"unstemmed": ()})
     ranker = PoolRanker(pool)
     assert ranker.order(SystemSpec(SystemKind.KEYWORD)) == ["u1"]
-    stem = SystemSpec(SystemKind.KEYWORD, family=Family(keywords="stem"))
-    assert stem.name == "bm25:stem"
+    unstemmed = SystemSpec(SystemKind.KEYWORD, family=Family(keywords="unstemmed"))
+    assert unstemmed.name == "bm25:unstemmed"
     assert ranker.order(SystemSpec(SystemKind.VECTOR, embedder="hash")) == ["u2", "u1"]
 
 
@@ -132,16 +132,15 @@ def test_grids_cover_both_methods_and_name_configs_uniquely() -> None:
 
 
 def test_local_bm25_ranks_by_rare_shared_words_and_stems() -> None:
-    pytest.importorskip("snowballstemmer")
     start = NOW - timedelta(days=3)
     texts = ["I adopted a cat", "We talked about the adoption agency", "Just chatting", "Later"]
     units = [
         Unit(f"u{index}", text, start + timedelta(hours=index), "S1")
         for index, text in enumerate(texts)
     ]
-    plain = LocalBM25(units)
+    plain = LocalBM25(units, stem_words=False)
     assert [unit for unit, _ in plain.search("adoption", until=NOW, limit=5)] == ["u1"]
-    stemmed = LocalBM25(units, snowball_english())
+    stemmed = LocalBM25(units)
     assert {unit for unit, _ in stemmed.search("adoption", until=NOW, limit=5)} == {"u0", "u1"}
     early = start + timedelta(minutes=30)
     ((only, score),) = stemmed.search("adoption", until=early, limit=5)

@@ -20,6 +20,7 @@ from pathlib import Path
 import apsw
 
 from omoide.errors import BackendError, ConfigError
+from omoide.store.sqlite import keyword_index
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import fetch_all, run_in_transaction
 
@@ -142,9 +143,31 @@ def create_keyword_tables(connection: apsw.Connection) -> None:
         connection.execute(f"INSERT INTO {table} ({table}, rank) VALUES ('secure-delete', 1)")
 
 
+def rebuild_keyword_rows(connection: apsw.Connection) -> None:
+    """Re-index every episode and fact with today's keyword analysis (English stemming
+    came in with this migration). The rows hold scope-keyed digests, not text, so they
+    are rebuilt from the records, in place: the tables and their settings stay."""
+    for table in ("episode_keywords", "fact_keywords"):
+        connection.execute(f"INSERT INTO {table} ({table}) VALUES ('delete-all')")
+    episodes = fetch_all(
+        connection, "SELECT internal_id, scope_id, user_message, bot_message FROM episodes"
+    )
+    for internal_id, scope_id, user_message, bot_message in episodes:
+        text = f"{user_message}\n{bot_message}".strip()  # Episode.searchable_text
+        keyword_index.index_text(
+            connection, "episode_keywords", int(internal_id), int(scope_id), text
+        )
+    facts = fetch_all(connection, "SELECT internal_id, scope_id, text FROM facts")
+    for internal_id, scope_id, text in facts:
+        keyword_index.index_text(
+            connection, "fact_keywords", int(internal_id), int(scope_id), str(text)
+        )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_core_tables", create_core_tables),
     Migration(2, "create_keyword_tables", create_keyword_tables),
+    Migration(3, "rebuild_keyword_rows_with_stemming", rebuild_keyword_rows),
 )
 
 
