@@ -1,7 +1,9 @@
 """``omoide keys``: create, list and revoke API keys of the HTTP service.
 
-Keys live in ``<data_dir>/keys.json`` as SHA-256 hashes; a key's secret is printed once,
-when it is created. A running service picks changes up on its next request.
+Keys are kept as SHA-256 hashes where the settings say: ``<data_dir>/keys.json`` in the
+embedded profile, the server store's PostgreSQL with ``OMOIDE_STORE=server`` (the same
+``OMOIDE_DATABASE_URL`` as the service, so every instance sees them). A key's secret is
+printed once, when it is created. A running service picks changes up on its next request.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from typing import Annotated, Any, TypeVar
 import anyio
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from omoide.config import Settings, load_settings
 from omoide.errors import OmoideError
-from omoide.keys import ApiKey, KeyFile, environment_keys, key_file_path
+from omoide.keys import ApiKey, KeyStore, environment_keys
+from omoide.wiring import open_key_store
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for `omoide serve`")
 console = Console()
@@ -49,8 +53,14 @@ def _settings(data_dir: Path | None) -> Settings:
         raise typer.Exit(1) from exc
 
 
-def _key_file(data_dir: Path | None) -> KeyFile:
-    return KeyFile(key_file_path(_settings(data_dir).data_dir))
+def _with_key_store(settings: Settings, action: Callable[[KeyStore], Awaitable[Result]]) -> Result:
+    """Run ``action`` on the key store the settings name, opened for it and closed after."""
+
+    async def opened() -> Result:
+        async with open_key_store(settings) as store:
+            return await action(store)
+
+    return _run(opened)
 
 
 def _key_json(key: ApiKey) -> dict[str, Any]:
@@ -76,8 +86,9 @@ def create(
     as_json: AsJson = False,
 ) -> None:
     """Create a key bound to the given characters and print its secret (shown only once)."""
-    key_file = _key_file(data_dir)
-    created = _run(lambda: key_file.create(character, now=datetime.now(UTC)))
+    created = _with_key_store(
+        _settings(data_dir), lambda store: store.create(character, now=datetime.now(UTC))
+    )
     if as_json:
         _write_json({**_key_json(created.key), "secret": created.secret})
         return
@@ -91,17 +102,16 @@ def create(
 def list_keys(data_dir: DataDir = None, as_json: AsJson = False) -> None:
     """List keys (ids, characters, creation time; never secrets)."""
     settings = _settings(data_dir)
-    key_file = KeyFile(key_file_path(settings.data_dir))
 
-    async def everything() -> list[ApiKey]:
-        return [*environment_keys(settings), *await key_file.load()]
+    async def everything(store: KeyStore) -> tuple[list[ApiKey], str]:
+        return [*environment_keys(settings), *await store.load()], store.location
 
-    keys = _run(everything)
+    keys, location = _with_key_store(settings, everything)
     if as_json:
         _write_json([_key_json(key) for key in keys])
         return
     if not keys:
-        console.print(f"[dim]no API keys (key file: {key_file.path})[/dim]")
+        console.print(f"[dim]no API keys (in {escape(location)})[/dim]", highlight=False)
         return
     table = Table(title="API keys")
     for column in ("id", "characters", "created", "source"):
@@ -118,6 +128,5 @@ def revoke(
     data_dir: DataDir = None,
 ) -> None:
     """Revoke a key: requests with it are refused from the service's next request on."""
-    key_file = _key_file(data_dir)
-    revoked = _run(lambda: key_file.revoke(key_id))
+    revoked = _with_key_store(_settings(data_dir), lambda store: store.revoke(key_id))
     console.print(f"revoked key {revoked.key_id}", highlight=False)

@@ -2,9 +2,13 @@
 
 Keys come from two places, used together:
 
-* the key file ``<data_dir>/keys.json``, managed by ``omoide keys create | list | revoke``.
-  It holds, per key, an id, the SHA-256 hash of the secret, the characters the key may use
-  and when it was created. The secret itself is shown once, at creation, and never stored;
+* a :class:`KeyStore`, managed by ``omoide keys create | list | revoke``: the key file
+  ``<data_dir>/keys.json`` (:class:`KeyFile`) in the embedded profile, the ``api_keys``
+  table of the server store's PostgreSQL
+  (:class:`~omoide.store.server.keys.PostgresKeyStore`) in the server profile, so every
+  instance sees the same keys. Either holds, per key, an id, the SHA-256 hash of the
+  secret, the characters the key may use and when it was created. The secret itself is
+  shown once, at creation, and never stored;
 * the ``OMOIDE_API_KEYS`` setting, ``secret:character,character;secret:*``, for deployments
   that inject secrets through the environment. Those keys are named ``env-1``, ``env-2``...
 
@@ -30,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import anyio.to_thread
 
@@ -44,10 +48,15 @@ KEY_FILE_NAME: Final = "keys.json"
 FILE_FORMAT_VERSION: Final = 1
 SECRET_PREFIX: Final = "omo_"
 FILE_SOURCE: Final = "file"
+DATABASE_SOURCE: Final = "database"
 ENVIRONMENT_SOURCE: Final = "environment"
 
 Fingerprint = tuple[int, int, int]
 """Inode, modification time (ns) and size of the key file: changes when it is rewritten."""
+
+ChangeMarker = object
+"""What a key store's :meth:`KeyStore.fingerprint` returns: equal while its keys are the same
+(compared with ``==``; the file's :data:`Fingerprint`, a database's change counter)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -127,6 +136,45 @@ class KeyRing:
         if found is None:
             raise AccessDenied("the API key is not valid", authenticated=False)
         return found
+
+
+class KeyStore(Protocol):
+    """Where created keys are kept (never their secrets); what ``omoide keys`` manages."""
+
+    @property
+    def location(self) -> str:
+        """Where the keys are, for messages (never a credential)."""
+        ...
+
+    async def load(self) -> tuple[ApiKey, ...]:
+        """Every key, oldest first."""
+        ...
+
+    async def fingerprint(self) -> ChangeMarker:
+        """A cheap marker that changes whenever a key is created or revoked."""
+        ...
+
+    async def create(self, characters: Iterable[str], *, now: datetime) -> NewKey:
+        """Add a key for ``characters`` (``["*"]`` for all); the secret is returned once."""
+        ...
+
+    async def revoke(self, key_id: str) -> ApiKey:
+        """Remove a key; NotFound if there is no key with that id."""
+        ...
+
+
+def new_key(characters: Iterable[str], *, now: datetime, source: str = FILE_SOURCE) -> NewKey:
+    """A fresh key id and secret for ``characters``: what every key store creates."""
+    chosen = check_characters(characters)
+    secret = SECRET_PREFIX + secrets.token_urlsafe(32)
+    key = ApiKey("k_" + secrets.token_hex(6), hash_secret(secret), chosen, as_utc(now), source)
+    return NewKey(key, secret)
+
+
+def missing_key(key_id: str, location: str) -> NotFound:
+    """The error for revoking a key ``location`` does not hold."""
+    hint = " (keys from OMOIDE_API_KEYS are removed there)" if key_id.startswith("env-") else ""
+    return NotFound(f"no API key {key_id!r} in {location}{hint}")
 
 
 def authorize(key: ApiKey, character_id: str) -> None:
@@ -259,7 +307,7 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 class KeyFile:
-    """The key file of one data directory."""
+    """The key file of one data directory; implements :class:`KeyStore`."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
@@ -267,6 +315,10 @@ class KeyFile:
     @property
     def path(self) -> Path:
         return self._path
+
+    @property
+    def location(self) -> str:
+        return f"key file {self._path}"
 
     async def load(self) -> tuple[ApiKey, ...]:
         return await anyio.to_thread.run_sync(read_key_file, self._path)
@@ -276,11 +328,9 @@ class KeyFile:
 
     async def create(self, characters: Iterable[str], *, now: datetime) -> NewKey:
         """Add a key for ``characters`` (``["*"]`` for all); the secret is returned once."""
-        chosen = check_characters(characters)
-        secret = SECRET_PREFIX + secrets.token_urlsafe(32)
-        key = ApiKey("k_" + secrets.token_hex(6), hash_secret(secret), chosen, as_utc(now))
-        await anyio.to_thread.run_sync(self._append, key)
-        return NewKey(key, secret)
+        created = new_key(characters, now=now)
+        await anyio.to_thread.run_sync(self._append, created.key)
+        return created
 
     def _append(self, key: ApiKey) -> None:
         with _locked(self._path):
@@ -295,11 +345,6 @@ class KeyFile:
             keys = read_key_file(self._path)
             found = [key for key in keys if key.key_id == key_id]
             if not found:
-                hint = (
-                    " (keys from OMOIDE_API_KEYS are removed there)"
-                    if key_id.startswith("env-")
-                    else ""
-                )
-                raise NotFound(f"no API key {key_id!r} in {self._path}{hint}")
+                raise missing_key(key_id, self.location)
             _write_key_file(self._path, [key for key in keys if key.key_id != key_id])
         return found[0]

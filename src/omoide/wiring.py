@@ -7,6 +7,8 @@ imported lazily with an error that names the extra to install.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -22,6 +24,7 @@ from omoide.embed.base import Embedder
 from omoide.embed.cache import CachedQueryEmbedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
+from omoide.keys import KeyFile, KeyStore, key_file_path
 from omoide.llm.base import ChatModel
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
 from omoide.memory.drain import QueueDrainer
@@ -72,6 +75,9 @@ class Omoide:
     profile; the server store's PostgreSQL in the server profile (no local file), shared by
     every instance."""
     identity: IdentityService
+    keys: KeyStore
+    """API keys: ``data_dir/keys.json`` in the embedded profile; the server store's
+    PostgreSQL in the server profile, shared by every instance."""
 
     async def aclose(self) -> None:
         await self.drainer.drain_all()
@@ -266,6 +272,41 @@ def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
             return PostgresGrowthStore(store.engines.database)
 
 
+def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
+    """Where the service finds API keys: the key file, or the server store's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            return KeyFile(key_file_path(settings.data_dir))
+        case "server":
+            from omoide.store.server import ServerMemoryStore
+            from omoide.store.server.keys import PostgresKeyStore
+
+            if not isinstance(store, ServerMemoryStore):
+                raise ConfigError("OMOIDE_STORE=server needs the server store")
+            return PostgresKeyStore(store.engines.database)
+
+
+@asynccontextmanager
+async def open_key_store(settings: Settings) -> AsyncIterator[KeyStore]:
+    """The key store of ``settings`` without the rest (for ``omoide keys``), closed after.
+
+    The server profile connects to the same PostgreSQL as the service (migrating its schema
+    if needed) but to no embedder or Qdrant.
+    """
+    match settings.store:
+        case "sqlite":
+            yield KeyFile(key_file_path(settings.data_dir))
+        case "server":
+            try:
+                from omoide.store.server.keys import open_postgres_key_store
+            except ImportError as exc:
+                raise ConfigError(
+                    "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
+                ) from exc
+            async with open_postgres_key_store(server_config(settings)) as store:
+                yield store
+
+
 def build_identity(
     settings: Settings,
     store: MemoryStore,
@@ -375,4 +416,5 @@ async def build(
         conversation=conversation,
         growth=growth,
         identity=identity,
+        keys=build_key_store(settings, store),
     )

@@ -20,7 +20,7 @@ import anyio
 from fastapi import Depends, FastAPI
 
 from omoide.api import routes_admin, routes_chat, routes_facts, routes_memory, routes_stream
-from omoide.api.auth import KeySource, is_loopback
+from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
 from omoide.api.runtime import DrainWorker, Service
@@ -28,7 +28,7 @@ from omoide.clock import Clock
 from omoide.config import Settings, load_settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
-from omoide.keys import KeyRing
+from omoide.keys import KeyRing, environment_keys
 from omoide.llm.base import ChatModel
 from omoide.web import mount_web
 from omoide.wiring import build
@@ -85,7 +85,6 @@ def check_exposure(host: str, ring: KeyRing) -> None:
 
 def _lifespan(
     settings: Settings,
-    keys: KeySource,
     *,
     clock: Clock | None,
     chat_model: ChatModel | None,
@@ -95,6 +94,8 @@ def _lifespan(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         built = await build(settings, clock=clock, embedder=embedder, chat_model=chat_model)
         try:
+            keys = await KeySource.start(environment_keys(settings), built.keys)
+            check_exposure(settings.host, keys.current_ring)
             recovered = await built.drainer.drain_all()
             if recovered:
                 logger.info("stored %d chat turns left queued by the last run", recovered)
@@ -124,17 +125,19 @@ def create_app(
     """The service for ``settings``; collaborators given here replace what settings name.
 
     Raises ConfigError for a malformed key and when ``settings.host`` is not loopback while
-    no API key exists.
+    no API key exists. In the server profile, whose keys are in PostgreSQL, the lifespan
+    checks the keys again once the database is open and refuses to start the same way.
     """
-    keys = KeySource.open(settings)
-    check_exposure(settings.host, keys.current_ring)
+    ring = startup_ring(settings)
+    if ring is not None:
+        check_exposure(settings.host, ring)
     app = FastAPI(
         title="omoide",
         summary="Long-term memory engine for AI VTubers and AI companions",
         description=DESCRIPTION,
         version=_package_version(),
         openapi_tags=TAGS,
-        lifespan=_lifespan(settings, keys, clock=clock, chat_model=chat_model, embedder=embedder),
+        lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
     )
     install_error_handlers(app)
     for module in (routes_chat, routes_memory, routes_facts, routes_admin):

@@ -1,7 +1,9 @@
-"""Who is calling: API keys from the key file and ``OMOIDE_API_KEYS``, checked per request.
+"""Who is calling: API keys from the key store and ``OMOIDE_API_KEYS``, checked per request.
 
-The key file is re-read when it changes (its inode, size or modification time), so keys
-created or revoked with ``omoide keys`` take effect on the next request, without a restart.
+The key store (the key file in the embedded profile, PostgreSQL in the server profile) is
+asked for its change marker on every request and re-read when it changed, so keys created
+or revoked with ``omoide keys`` (on any instance, in the server profile) take effect on the
+next request, without a restart.
 
 With no keys at all the service is open, but only to callers on the loopback interface:
 :func:`create_app <omoide.api.app.create_app>` refuses to listen elsewhere without keys,
@@ -20,12 +22,11 @@ from omoide.config import Settings
 from omoide.errors import AccessDenied
 from omoide.keys import (
     ApiKey,
-    Fingerprint,
-    KeyFile,
+    ChangeMarker,
     KeyRing,
+    KeyStore,
     authorize,
     environment_keys,
-    key_file_fingerprint,
     key_file_path,
     read_key_file,
 )
@@ -63,42 +64,53 @@ class Caller:
             authorize(self.key, character_id)
 
 
-class KeySource:
-    """The keys in force: fixed environment keys plus the key file, reloaded on change."""
+def startup_ring(settings: Settings) -> KeyRing | None:
+    """The keys known before anything is opened, read blocking; ConfigError if malformed.
 
-    def __init__(self, environment: tuple[ApiKey, ...], key_file: KeyFile) -> None:
+    The environment's keys plus the key file in the embedded profile. ``None`` in the server
+    profile, whose keys are in its database: :meth:`KeySource.start` reads them once the
+    store is open (the environment's keys are still checked here).
+    """
+    environment = environment_keys(settings)
+    if settings.store != "sqlite":
+        return None
+    return KeyRing([*environment, *read_key_file(key_file_path(settings.data_dir))])
+
+
+class KeySource:
+    """The keys in force: fixed environment keys plus a key store, reloaded on change."""
+
+    def __init__(self, environment: tuple[ApiKey, ...], store: KeyStore) -> None:
         self._environment = environment
-        self._file = key_file
-        self._fingerprint: Fingerprint | None = None
+        self._store = store
+        self._fingerprint: ChangeMarker = None
         self._ring = KeyRing(environment)
         self._lock = anyio.Lock()
 
     @classmethod
-    def open(cls, settings: Settings) -> KeySource:
-        """Read the keys once, blocking (at start-up); ConfigError on a malformed key."""
-        source = cls(environment_keys(settings), KeyFile(key_file_path(settings.data_dir)))
-        path = source._file.path
-        source._install(key_file_fingerprint(path), read_key_file(path))
+    async def start(cls, environment: tuple[ApiKey, ...], store: KeyStore) -> KeySource:
+        """A source with the store's keys read once; ConfigError on a malformed key."""
+        source = cls(environment, store)
+        await source._reload()
         return source
 
-    def _install(self, fingerprint: Fingerprint | None, file_keys: tuple[ApiKey, ...]) -> None:
-        self._ring = KeyRing([*self._environment, *file_keys])
+    async def _reload(self) -> None:
+        fingerprint = await self._store.fingerprint()
+        self._ring = KeyRing([*self._environment, *await self._store.load()])
         self._fingerprint = fingerprint
 
     @property
     def current_ring(self) -> KeyRing:
-        """The ring as last loaded (no file check)."""
+        """The ring as last loaded (no check of the store)."""
         return self._ring
 
     async def ring(self) -> KeyRing:
-        """The keys in force now, re-reading the key file if it changed."""
-        fingerprint = await self._file.fingerprint()
-        if fingerprint == self._fingerprint:
+        """The keys in force now, re-reading the key store if it changed."""
+        if await self._store.fingerprint() == self._fingerprint:
             return self._ring
         async with self._lock:
-            fingerprint = await self._file.fingerprint()
-            if fingerprint != self._fingerprint:
-                self._install(fingerprint, await self._file.load())
+            if await self._store.fingerprint() != self._fingerprint:
+                await self._reload()
         return self._ring
 
     async def identify(self, secret: str | None, client_host: str | None) -> Caller:

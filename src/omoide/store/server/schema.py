@@ -125,11 +125,24 @@ _SERVICE_STATE = (
     "CREATE INDEX queued_turns_pending ON queued_turns (failed, id)",
 )
 
+_API_KEYS = (
+    """CREATE TABLE api_keys (
+        id text COLLATE "C" PRIMARY KEY,
+        secret_sha256 text NOT NULL UNIQUE,
+        characters text[] NOT NULL,
+        created_at timestamptz,
+        position bigint GENERATED ALWAYS AS IDENTITY)""",
+    """CREATE TABLE api_key_changes (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        version bigint NOT NULL)""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_records", _RECORDS),
     Migration(2, "create_service_state", _SERVICE_STATE),
     Migration(3, "create_growth", GROWTH_TABLES),
     Migration(4, "claim_growth_work", GROWTH_CLAIMS),
+    Migration(5, "create_api_keys", _API_KEYS),
 )
 
 
