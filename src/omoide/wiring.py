@@ -7,8 +7,8 @@ imported lazily with an error that names the extra to install.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -201,33 +201,27 @@ async def build_store(settings: Settings, embedder: Embedder) -> MemoryStore:
         case "sqlite":
             return await open_sqlite_store(settings.database_path, embedding=info)
         case "server":
-            try:
-                from omoide.store.server import open_server_store
-            except ImportError as exc:
-                raise ConfigError(
-                    "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
-                ) from exc
-            return await open_server_store(server_config(settings), embedding=info)
+            with server_extra():
+                from omoide.wiring_server import open_store
+            return await open_store(settings, info)
 
 
 def server_config(settings: Settings) -> ServerConfig:
     """The PostgreSQL + Qdrant endpoints named by the settings (OMOIDE_DATABASE_URL, ...)."""
-    from omoide.store.server.endpoints import ServerConfig
+    with server_extra():
+        from omoide.wiring_server import server_config as config_of
+    return config_of(settings)
 
-    if settings.database_url is None or not settings.qdrant_url:
-        raise ConfigError("OMOIDE_STORE=server needs OMOIDE_DATABASE_URL and OMOIDE_QDRANT_URL")
-    key = settings.qdrant_api_key
-    return ServerConfig(
-        database_url=settings.database_url.get_secret_value(),
-        qdrant_url=settings.qdrant_url,
-        qdrant_api_key=key.get_secret_value() if key else None,
-        qdrant_grpc_port=settings.qdrant_grpc_port,
-        collection_prefix=settings.qdrant_collection_prefix,
-        shard_number=settings.qdrant_shards,
-        replication_factor=settings.qdrant_replication_factor,
-        write_consistency_factor=settings.qdrant_write_consistency,
-        pool_size=settings.database_pool_size,
-    )
+
+@contextmanager
+def server_extra() -> Iterator[None]:
+    """Around the imports of the server profile: a missing extra becomes a ConfigError."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ConfigError(
+            "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
+        ) from exc
 
 
 def build_service_state(
@@ -239,14 +233,9 @@ def build_service_state(
             queue = DurableTurnQueue(settings.queue_path, clock=clock)
             return queue, SqliteCharacterStateStore(settings.state_path)
         case "server":
-            from omoide.store.server import ServerMemoryStore
-            from omoide.store.server.states import PostgresCharacterStateStore
-            from omoide.store.server.turn_queue import PostgresTurnQueue
-
-            if not isinstance(store, ServerMemoryStore):
-                raise ConfigError("OMOIDE_STORE=server needs the server store")
-            database = store.engines.database
-            return PostgresTurnQueue(database, clock=clock), PostgresCharacterStateStore(database)
+            with server_extra():
+                from omoide.wiring_server import service_state
+            return service_state(store, clock)
 
 
 def build_extractor(
@@ -264,12 +253,9 @@ def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
         case "sqlite":
             return SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
         case "server":
-            from omoide.store.server import ServerMemoryStore
-            from omoide.store.server.growth import PostgresGrowthStore
-
-            if not isinstance(store, ServerMemoryStore):
-                raise ConfigError("OMOIDE_STORE=server needs the server store")
-            return PostgresGrowthStore(store.engines.database)
+            with server_extra():
+                from omoide.wiring_server import growth_store
+            return growth_store(store)
 
 
 def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
@@ -278,12 +264,9 @@ def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
         case "sqlite":
             return KeyFile(key_file_path(settings.data_dir))
         case "server":
-            from omoide.store.server import ServerMemoryStore
-            from omoide.store.server.keys import PostgresKeyStore
-
-            if not isinstance(store, ServerMemoryStore):
-                raise ConfigError("OMOIDE_STORE=server needs the server store")
-            return PostgresKeyStore(store.engines.database)
+            with server_extra():
+                from omoide.wiring_server import key_store
+            return key_store(store)
 
 
 @asynccontextmanager
@@ -297,13 +280,9 @@ async def open_key_store(settings: Settings) -> AsyncIterator[KeyStore]:
         case "sqlite":
             yield KeyFile(key_file_path(settings.data_dir))
         case "server":
-            try:
-                from omoide.store.server.keys import open_postgres_key_store
-            except ImportError as exc:
-                raise ConfigError(
-                    "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
-                ) from exc
-            async with open_postgres_key_store(server_config(settings)) as store:
+            with server_extra():
+                from omoide.wiring_server import open_key_store as open_server_keys
+            async with open_server_keys(settings) as store:
                 yield store
 
 

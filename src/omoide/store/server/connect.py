@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import anyio
 
 from omoide.store.base import EmbeddingInfo
-from omoide.store.server.database import open_database
+from omoide.store.server.database import Database, open_database
 from omoide.store.server.embedding import (
     bind_embedding,
     check_embedding_info,
@@ -56,11 +59,10 @@ async def open_server_store(config: ServerConfig, *, embedding: EmbeddingInfo) -
     return ServerMemoryStore(engines)
 
 
-async def open_recorded(config: ServerConfig) -> Engines | None:
-    """Both engines with the model the database records (None when nothing was ever stored).
-
-    For maintenance (``omoide check``, ``omoide reindex``), which needs no embedder.
-    """
+@asynccontextmanager
+async def open_migrated_database(config: ServerConfig) -> AsyncIterator[Database]:
+    """PostgreSQL alone on a small pool of its own, schema migrated, closed after (for
+    tools that need neither Qdrant nor an embedder)."""
     database = await open_database(
         config.database_url,
         location=config.database_location,
@@ -69,7 +71,16 @@ async def open_recorded(config: ServerConfig) -> Engines | None:
     )
     try:
         await apply_migrations(database)
-        recorded = await recorded_embedding(database)
+        yield database
     finally:
         await database.close()
+
+
+async def open_recorded(config: ServerConfig) -> Engines | None:
+    """Both engines with the model the database records (None when nothing was ever stored).
+
+    For maintenance (``omoide check``, ``omoide reindex``), which needs no embedder.
+    """
+    async with open_migrated_database(config) as database:
+        recorded = await recorded_embedding(database)
     return None if recorded is None else await open_engines(config, embedding=recorded)

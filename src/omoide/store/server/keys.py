@@ -23,16 +23,15 @@ from omoide.keys import (
     missing_key,
     new_key,
 )
+from omoide.store.server.connect import open_migrated_database
 from omoide.store.server.database import (
     Connection,
     Database,
     Row,
     execute,
     fetch_one,
-    open_database,
 )
 from omoide.store.server.endpoints import ServerConfig
-from omoide.store.server.schema import apply_migrations
 
 _BUMP_VERSION = (
     "INSERT INTO api_key_changes (only_row, version) VALUES (true, 1) "
@@ -111,14 +110,5 @@ async def _delete(connection: Connection, key_id: str) -> Row | None:
 @asynccontextmanager
 async def open_postgres_key_store(config: ServerConfig) -> AsyncIterator[PostgresKeyStore]:
     """The key store on its own small pool, schema migrated (for ``omoide keys``)."""
-    database = await open_database(
-        config.database_url,
-        location=config.database_location,
-        size=2,
-        timeout=config.timeout_seconds,
-    )
-    try:
-        await apply_migrations(database)
+    async with open_migrated_database(config) as database:
         yield PostgresKeyStore(database)
-    finally:
-        await database.close()
