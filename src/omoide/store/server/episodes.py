@@ -122,14 +122,22 @@ async def insert_episodes(
     connection: Connection, scope_id: int, rows: Sequence[tuple[Episode, bytes | None]]
 ) -> list[int]:
     """Insert many episodes of one scope in one pipelined statement (for bulk copies)."""
+    return await insert_episode_rows(connection, [(scope_id, *row) for row in rows])
+
+
+async def insert_episode_rows(
+    connection: Connection, rows: Sequence[tuple[int, Episode, bytes | None]]
+) -> list[int]:
+    """Insert ``(scope_id, episode, vector)`` rows of any scopes in one pipelined statement
+    (for bulk copies); returns their new ``internal_id`` values, in order."""
     if not rows:
         return []
-    values = [_episode_values(episode, scope_id, vector) for episode, vector in rows]
+    values = [_episode_values(episode, scope_id, vector) for scope_id, episode, vector in rows]
     cursor = connection.cursor()
     try:
         await cursor.executemany(_INSERT_EPISODE, values, returning=True)
     except psycopg.errors.UniqueViolation as exc:
-        raise Conflict(f"an episode of scope id {scope_id} already exists") from exc
+        raise Conflict(f"one of {len(rows)} episodes already exists") from exc
     internal_ids: list[int] = []
     while True:
         row = await cursor.fetchone()
@@ -139,17 +147,39 @@ async def insert_episodes(
             return internal_ids
 
 
-async def insert_emotion(connection: Connection, scope_id: int, emotion: EmotionRecord) -> None:
+async def insert_emotions(
+    connection: Connection, rows: Sequence[tuple[int, EmotionRecord]]
+) -> None:
+    """Insert ``(scope_id, emotion)`` rows of any scopes in one pipelined statement (for bulk
+    copies), with :func:`insert_emotion`'s rule: a cited episode must be in the scope."""
+    if not rows:
+        return
+    cited = sorted({emotion.episode_id for _, emotion in rows if emotion.episode_id is not None})
+    found = await fetch_all(
+        connection, "SELECT scope_id, id, internal_id FROM episodes WHERE id = ANY(%s)", (cited,)
+    )
+    episode_ids = {(int(row[0]), str(row[1])): int(row[2]) for row in found}
+    values = [_emotion_values(scope_id, emotion, episode_ids) for scope_id, emotion in rows]
+    cursor = connection.cursor()
+    try:
+        await cursor.executemany(_INSERT_EMOTION, values)
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict(f"one of {len(rows)} emotion records already exists") from exc
+
+
+def _emotion_values(
+    scope_id: int, emotion: EmotionRecord, episode_ids: dict[tuple[int, str], int]
+) -> tuple[object, ...]:
     check_identifier(emotion.id, name="emotion id")
     episode_internal_id = None
     if emotion.episode_id is not None:
-        episode_internal_id = await episode_internal_id_of(connection, scope_id, emotion.episode_id)
+        episode_internal_id = episode_ids.get((scope_id, emotion.episode_id))
         if episode_internal_id is None:
             raise InvalidInput(
                 f"emotion {emotion.id!r} refers to episode {emotion.episode_id!r}, "
                 f"which is not in scope {emotion.scope}"
             )
-    values = (
+    return (
         emotion.id,
         scope_id,
         emotion.emotion,
@@ -158,8 +188,16 @@ async def insert_emotion(connection: Connection, scope_id: int, emotion: Emotion
         encode_strings(emotion.trigger_topics, name="trigger_topics"),
         episode_internal_id,
     )
+
+
+async def insert_emotion(connection: Connection, scope_id: int, emotion: EmotionRecord) -> None:
+    episode_ids: dict[tuple[int, str], int] = {}
+    if emotion.episode_id is not None:
+        found = await episode_internal_id_of(connection, scope_id, emotion.episode_id)
+        if found is not None:
+            episode_ids[(scope_id, emotion.episode_id)] = found
     try:
-        await execute(connection, _INSERT_EMOTION, values)
+        await execute(connection, _INSERT_EMOTION, _emotion_values(scope_id, emotion, episode_ids))
     except psycopg.errors.UniqueViolation as exc:
         raise Conflict(f"emotion record {emotion.id!r} already exists") from exc
 

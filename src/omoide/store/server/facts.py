@@ -132,6 +132,90 @@ async def _link_sources(
         )
 
 
+FactRow = tuple[Scope, int, Fact, bytes | None]
+"""``(scope, scope_id, fact, vector)``: one fact of a bulk insert."""
+
+
+async def insert_facts(connection: Connection, rows: Sequence[FactRow]) -> list[int]:
+    """Insert facts of any scopes in one pipelined statement, then link their cited episodes
+    in bulk, with :func:`insert_fact`'s rules (for bulk copies); returns the new ids."""
+    if not rows:
+        return []
+    for scope, _, fact, _ in rows:
+        check_fact_scope(fact, scope)
+        check_identifier(fact.id, name="fact id")
+    values = [
+        (fact.id, scope_id, *_field_values(fact), vector) for _, scope_id, fact, vector in rows
+    ]
+    cursor = connection.cursor()
+    try:
+        await cursor.executemany(_INSERT_FACT, values, returning=True)
+    except psycopg.errors.UniqueViolation as exc:
+        raise Conflict(f"one of {len(rows)} facts already exists") from exc
+    internal_ids: list[int] = []
+    while True:
+        row = await cursor.fetchone()
+        if row is not None:
+            internal_ids.append(int(row[0]))
+        if not cursor.nextset():
+            break
+    await _link_many(connection, rows, internal_ids)
+    return internal_ids
+
+
+async def _link_many(
+    connection: Connection, rows: Sequence[FactRow], internal_ids: Sequence[int]
+) -> None:
+    """:func:`_link_sources` for many facts, with one lookup of every cited episode."""
+    cited = sorted({episode_id for _, _, fact, _ in rows for episode_id in fact.source_episode_ids})
+    if not cited:
+        return
+    found = await fetch_all(
+        connection, "SELECT id, internal_id, scope_id FROM episodes WHERE id = ANY(%s)", (cited,)
+    )
+    episodes = {str(row[0]): (int(row[1]), int(row[2])) for row in found}
+    deleted = await _deleted_in(connection, sorted(set(cited) - set(episodes)))
+    wide: dict[str, set[int]] = {}
+    facts, positions, linked = [], [], []
+    for (scope, scope_id, fact, _), internal_id in zip(rows, internal_ids, strict=True):
+        if scope.is_character_wide and scope.character_id not in wide:
+            wide[scope.character_id] = set(await character_scopes(connection, scope.character_id))
+        allowed = wide[scope.character_id] if scope.is_character_wide else {scope_id}
+        for position, episode_id in enumerate(fact.source_episode_ids):
+            episode = episodes.get(episode_id)
+            if episode is not None and episode[1] in allowed:
+                facts.append(internal_id)
+                positions.append(position)
+                linked.append(episode[0])
+            elif episode is not None or not deleted.get(episode_id, set()) & allowed:
+                raise InvalidInput(
+                    f"fact {fact.id!r} cites episode {episode_id!r}, which is not in scope {scope}"
+                )
+    if linked:
+        await execute(
+            connection,
+            "INSERT INTO fact_sources (fact_internal_id, position, episode_internal_id) "
+            "SELECT fact, position, episode FROM unnest(%s::bigint[], %s::integer[], %s::bigint[]) "
+            "AS linked(fact, position, episode)",
+            (facts, positions, linked),
+        )
+
+
+async def _deleted_in(connection: Connection, episode_ids: Sequence[str]) -> dict[str, set[int]]:
+    """The scopes where each of ``episode_ids`` left an episode tombstone."""
+    if not episode_ids:
+        return {}
+    rows = await fetch_all(
+        connection,
+        "SELECT memory_id, scope_id FROM tombstones WHERE kind = %s AND memory_id = ANY(%s)",
+        (MemoryKind.EPISODE.value, list(episode_ids)),
+    )
+    deleted: dict[str, set[int]] = {}
+    for memory_id, scope_id in rows:
+        deleted.setdefault(str(memory_id), set()).add(int(scope_id))
+    return deleted
+
+
 async def _was_deleted(connection: Connection, scope_ids: set[int], episode_id: str) -> bool:
     row = await fetch_one(
         connection,

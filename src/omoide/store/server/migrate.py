@@ -2,18 +2,21 @@
 
 :func:`migrate_sqlite` copies every scope of an embedded store file (episodes with their
 vectors, emotion records, facts with their vectors and provenance links, tombstones) into
-the server store, character by character: first every scope's episodes, emotions and
-tombstones, then every scope's facts (a character's diary may cite its viewers'
-episodes). Each scope is one PostgreSQL transaction, published to Qdrant like any write.
-Records whose id is already there are skipped, so an interrupted migration can be run
-again. Nothing is re-embedded: the vectors are the file's own.
+the server store. Scopes are read once each, in batches of about :data:`DEFAULT_BATCH`
+records; a batch is one PostgreSQL transaction (inserts in bulk) and one publish to
+Qdrant, through :meth:`Engines.change` like any write, so a crash between the commit and
+the publish leaves outbox entries that the next start publishes. A character's diary
+(character-wide facts) may cite its viewers' episodes, so it waits for the batch holding
+the character's last scope. Records whose id is already there are skipped, so an
+interrupted migration can be run again. Nothing is re-embedded: the vectors are the file's
+own.
 
 The growth store beside the file (``growth.sqlite3``: identity versions and changes,
 stream logs, diary jobs, viewers' work) is copied too (:mod:`omoide.store.server.growth_migrate`).
 
-Then it checks: the counts of every scope match, for a sample of scopes the same
-searches (vector and keyword, episodes and facts) return the same memories in both, and
-every character's growth rows are as many in both.
+Then it checks: the counts of every scope match (one count query on each side), for a
+sample of scopes the same searches (vector and keyword, episodes and facts) return the
+same memories in both, and every character's growth rows are as many in both.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from omoide.domain import EmotionRecord, Episode, Fact, Scope, ScopeExport, Tombstone
+from omoide.domain import Scope, ScopeExport
 from omoide.store.base import MemoryStore
 from omoide.store.server import episodes, facts
 from omoide.store.server.database import Connection, Database, fetch_all
@@ -35,15 +38,25 @@ from omoide.store.server.growth_migrate import (
     copy_growth,
     count_growth,
 )
-from omoide.store.server.migrate_check import SearchComparison, compare_searches
+from omoide.store.server.migrate_check import SearchComparison, compare_searches, target_counts
 from omoide.store.server.scopes import ensure_scope_id
-from omoide.store.server.sqlite_source import SourceScope, SqliteSource, open_sqlite_source
+from omoide.store.server.sqlite_source import (
+    CountsByScope,
+    SourceScope,
+    SqliteSource,
+    open_sqlite_source,
+)
 from omoide.store.server.store import ServerMemoryStore
 from omoide.store.server.tombstones import write_tombstones
 from omoide.store.sqlite.store import open_sqlite_store
 from omoide.stream.service import GROWTH_FILE
 
 DEFAULT_SAMPLE = 20
+DEFAULT_BATCH = 4_000
+"""Records (episodes, facts, emotion records) per transaction and per Qdrant publish."""
+NOTHING = (0, 0, 0, 0)
+
+ScopeIds = dict[Scope, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,38 +114,56 @@ async def _existing(
     return {str(row[0]) for row in rows}
 
 
-async def _copy_records(engines: Engines, source: SourceScope) -> Counts:
-    """Episodes, emotions and tombstones of one scope, in one transaction."""
-    export = source.export
+def plan_batches(scopes: Sequence[Scope], counts: CountsByScope, size: int) -> list[list[Scope]]:
+    """Consecutive scopes in batches of about ``size`` records (a larger scope goes alone)."""
+    batches: list[list[Scope]] = []
+    current: list[Scope] = []
+    filled = 0
+    for scope in scopes:
+        records = sum(counts.get(scope, NOTHING)[:3])
+        if current and filled + records > size:
+            batches.append(current)
+            current, filled = [], 0
+        current.append(scope)
+        filled += records
+    return [*batches, current] if current else batches
 
-    async def work(connection: Connection, changes: Changes) -> Counts:
-        scope_id = await ensure_scope_id(connection, export.scope)
-        known = await _existing(connection, "episodes", [item.id for item in export.episodes])
-        fresh: list[Episode] = [item for item in export.episodes if item.id not in known]
-        rows = [(item, source.episode_vectors.get(item.id)) for item in fresh]
-        changes.episodes.extend(await episodes.insert_episodes(connection, scope_id, rows))
-        felt = await _existing(connection, "emotions", [item.id for item in export.emotions])
-        new_emotions: list[EmotionRecord] = [m for m in export.emotions if m.id not in felt]
-        for record in new_emotions:
-            await episodes.insert_emotion(connection, scope_id, record)
-        copied = await _copy_tombstones(connection, scope_id, export.tombstones)
-        return Counts(len(fresh), 0, len(new_emotions), copied)
 
-    return await engines.change(work)
+async def _copy_records(
+    connection: Connection, changes: Changes, reads: Sequence[SourceScope], ids: ScopeIds
+) -> Counts:
+    """Episodes, emotions and tombstones of the scopes not there yet, in bulk."""
+    rows = [
+        (ids[read.export.scope], item, read.episode_vectors.get(item.id))
+        for read in reads
+        for item in read.export.episodes
+    ]
+    known = await _existing(connection, "episodes", [item.id for _, item, _ in rows])
+    fresh = [row for row in rows if row[1].id not in known]
+    changes.episodes.extend(await episodes.insert_episode_rows(connection, fresh))
+    felt = [(ids[read.export.scope], item) for read in reads for item in read.export.emotions]
+    present = await _existing(connection, "emotions", [item.id for _, item in felt])
+    new_emotions = [row for row in felt if row[1].id not in present]
+    await episodes.insert_emotions(connection, new_emotions)
+    copied = await _copy_tombstones(connection, reads, ids)
+    return Counts(len(fresh), 0, len(new_emotions), copied)
 
 
 async def _copy_tombstones(
-    connection: Connection, scope_id: int, tombstones: Sequence[Tombstone]
+    connection: Connection, reads: Sequence[SourceScope], ids: ScopeIds
 ) -> int:
+    wanted = [(ids[read.export.scope], item) for read in reads for item in read.export.tombstones]
+    if not wanted:
+        return 0
     rows = await fetch_all(
         connection,
-        "SELECT memory_id, kind, deleted_at FROM tombstones WHERE scope_id = %s",
-        (scope_id,),
+        "SELECT scope_id, memory_id, kind, deleted_at FROM tombstones WHERE scope_id = ANY(%s)",
+        (sorted({scope_id for scope_id, _ in wanted}),),
     )
-    present = {(str(row[0]), str(row[1]), row[2]) for row in rows}
+    present = {(int(row[0]), str(row[1]), str(row[2]), row[3]) for row in rows}
     copied = 0
-    for tombstone in tombstones:
-        key = (tombstone.memory_id, tombstone.kind.value, tombstone.deleted_at)
+    for scope_id, tombstone in wanted:
+        key = (scope_id, tombstone.memory_id, tombstone.kind.value, tombstone.deleted_at)
         if key not in present:
             await write_tombstones(
                 connection,
@@ -146,54 +177,84 @@ async def _copy_tombstones(
     return copied
 
 
-async def _copy_facts(engines: Engines, source: SourceScope) -> Counts:
-    export = source.export
+async def _copy_facts(
+    connection: Connection, changes: Changes, reads: Sequence[SourceScope], ids: ScopeIds
+) -> Counts:
+    rows: list[facts.FactRow] = [
+        (read.export.scope, ids[read.export.scope], item, read.fact_vectors.get(item.id))
+        for read in reads
+        for item in read.export.facts
+    ]
+    known = await _existing(connection, "facts", [item.id for _, _, item, _ in rows])
+    fresh = [row for row in rows if row[2].id not in known]
+    changes.facts.extend(await facts.insert_facts(connection, fresh))
+    return Counts(facts=len(fresh))
+
+
+async def _copy_batch(
+    engines: Engines, reads: Sequence[SourceScope], cited: Sequence[SourceScope]
+) -> Counts:
+    """One transaction and one publish: the records of ``reads``, then the facts of
+    ``cited`` (whose episodes are all copied by then)."""
 
     async def work(connection: Connection, changes: Changes) -> Counts:
-        scope_id = await ensure_scope_id(connection, export.scope)
-        known = await _existing(connection, "facts", [item.id for item in export.facts])
-        fresh: list[Fact] = [item for item in export.facts if item.id not in known]
-        for item in fresh:
-            vector = source.fact_vectors.get(item.id)
-            changes.facts.append(
-                await facts.insert_fact(connection, export.scope, scope_id, item, vector)
-            )
-        return Counts(facts=len(fresh))
+        ids: ScopeIds = {}
+        for read in (*reads, *cited):
+            scope = read.export.scope
+            if scope not in ids:
+                ids[scope] = await ensure_scope_id(connection, scope)
+        copied = await _copy_records(connection, changes, reads, ids)
+        return copied + await _copy_facts(connection, changes, cited, ids)
 
     return await engines.change(work)
 
 
-async def copy_store(source: SqliteSource, engines: Engines) -> tuple[Counts, Counts, int]:
-    """Copy every scope; returns what was copied, the source's totals and the scope count."""
+async def copy_store(
+    source: SqliteSource, engines: Engines, *, batch: int = DEFAULT_BATCH
+) -> tuple[Counts, Counts, int]:
+    """Copy every scope, each read once, in batches of about ``batch`` records; returns what
+    was copied, the source's totals and the scope count.
+
+    A viewer's facts cite only its own episodes, so they go in their scope's batch; a
+    character-wide scope's facts (its diary cites the viewers' episodes) wait for the batch
+    holding the character's last scope (``scopes()`` keeps a character's scopes together).
+    """
     scopes = await source.scopes()
+    last = {scope.character_id: scope for scope in scopes}
     copied, total = Counts(), Counts()
-    for character in sorted({scope.character_id for scope in scopes}):
-        mine = [scope for scope in scopes if scope.character_id == character]
-        for scope in mine:
-            read = await source.read_scope(scope)
+    waiting: list[SourceScope] = []
+    for planned in plan_batches(scopes, await source.counts(), batch):
+        reads = await source.read_scopes(planned)
+        done = {scope.character_id for scope in planned if last[scope.character_id] == scope}
+        waiting.extend(read for read in reads if read.export.scope.is_character_wide)
+        ready = [read for read in waiting if read.export.scope.character_id in done]
+        waiting = [read for read in waiting if read.export.scope.character_id not in done]
+        viewers = [read for read in reads if not read.export.scope.is_character_wide]
+        for read in reads:
             total = total + Counts.of(read)
-            copied = copied + await _copy_records(engines, read)
-        for scope in mine:
-            copied = copied + await _copy_facts(engines, await source.read_scope(scope))
+        copied = copied + await _copy_batch(engines, reads, [*viewers, *ready])
     return copied, total, len(scopes)
 
 
 async def verify(
     source: SqliteSource, source_store: MemoryStore, target: ServerMemoryStore, *, sample: int
 ) -> tuple[tuple[ScopeCounts, ...], tuple[SearchComparison, ...]]:
-    """Compare every scope's counts, and searches over a sample of scopes."""
+    """Compare every scope's counts (one count query on each side), and searches over a
+    sample of scopes (only those are read)."""
     scopes = await source.scopes()
-    mismatched: list[ScopeCounts] = []
-    for scope in scopes:
-        expected = Counts.of(await source.read_scope(scope))
-        found = Counts.of(await target.export_scope(scope))
-        if expected != found:
-            mismatched.append(ScopeCounts(scope, expected, found))
-    with_memories = [scope for scope in scopes if (await source.read_scope(scope)).export.episodes]
+    expected = await source.counts()
+    found = await target_counts(target.engines.database)
+    mismatched = [
+        ScopeCounts(
+            scope, Counts(*expected.get(scope, NOTHING)), Counts(*found.get(scope, NOTHING))
+        )
+        for scope in scopes
+        if expected.get(scope, NOTHING) != found.get(scope, NOTHING)
+    ]
+    with_memories = [scope for scope in scopes if expected.get(scope, NOTHING)[0]]
     step = max(1, len(with_memories) // max(1, sample))
     searches: list[SearchComparison] = []
-    for scope in with_memories[::step][:sample]:
-        read = await source.read_scope(scope)
+    for read in await source.read_scopes(with_memories[::step][:sample]):
         searches.extend(await compare_searches(read, source_store, target))
     return tuple(mismatched), tuple(searches)
 

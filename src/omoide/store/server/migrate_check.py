@@ -18,7 +18,13 @@ import numpy as np
 from omoide.domain import Episode, Fact, Scope
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
 from omoide.store.keywords import analyze_query
-from omoide.store.server.sqlite_source import SourceScope
+from omoide.store.server.database import Database
+from omoide.store.server.sqlite_source import (
+    SCOPE_COUNTS,
+    CountsByScope,
+    SourceScope,
+    scope_counts,
+)
 
 Item = TypeVar("Item", Episode, Fact)
 TOP = 10
@@ -125,3 +131,8 @@ async def compare_searches(
         *await _episode_searches(read, source, target),
         *await _fact_searches(read, source, target),
     ]
+
+
+async def target_counts(database: Database) -> CountsByScope:
+    """Every server scope's records, counted by the embedded file's own query."""
+    return scope_counts(await database.fetch_all(SCOPE_COUNTS))

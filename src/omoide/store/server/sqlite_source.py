@@ -6,8 +6,10 @@ never re-embeds anything. Only vectors of the file's current model are read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import apsw
 
@@ -18,6 +20,27 @@ from omoide.store.sqlite.connection import Database, fetch_all, fetch_one, open_
 from omoide.store.sqlite.scopes import find_scope_id
 from omoide.store.sqlite.vectors import VectorSpace, current_space
 from omoide.store.sqlite.viewers import export_scope
+
+SCOPE_COUNTS = (
+    "SELECT s.character_id, s.user_id, "
+    "(SELECT count(*) FROM episodes r WHERE r.scope_id = s.id), "
+    "(SELECT count(*) FROM facts r WHERE r.scope_id = s.id), "
+    "(SELECT count(*) FROM emotions r WHERE r.scope_id = s.id), "
+    "(SELECT count(*) FROM tombstones r WHERE r.scope_id = s.id) "
+    "FROM scopes s ORDER BY s.character_id, s.user_id"
+)
+"""Every scope with its episodes, facts, emotion records and tombstones: the same query
+in SQLite and PostgreSQL (no parameters), so both sides of a migration count alike."""
+
+CountsByScope = dict[Scope, tuple[int, int, int, int]]
+
+
+def scope_counts(rows: Sequence[tuple[Any, ...]]) -> CountsByScope:
+    """The rows of :data:`SCOPE_COUNTS` by scope."""
+    return {
+        Scope(str(row[0]), row[1]): (int(row[2]), int(row[3]), int(row[4]), int(row[5]))
+        for row in rows
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +71,18 @@ def _vectors(
     return found
 
 
+def _read(connection: apsw.Connection, scope: Scope, space: VectorSpace) -> SourceScope:
+    scope_id = find_scope_id(connection, scope)
+    export = export_scope(connection, scope, scope_id)
+    if scope_id is None:
+        return SourceScope(export, {}, {})
+    return SourceScope(
+        export,
+        _vectors(connection, space.episode_table, "episodes", scope_id, space.model_id),
+        _vectors(connection, space.fact_table, "facts", scope_id, space.model_id),
+    )
+
+
 class SqliteSource:
     """An embedded store file, read scope by scope."""
 
@@ -72,21 +107,20 @@ class SqliteSource:
         )
         return [Scope(str(row[0]), row[1]) for row in rows]
 
+    async def counts(self) -> CountsByScope:
+        """Every scope's records, counted (see :data:`SCOPE_COUNTS`)."""
+        rows = await self._database.read(lambda c: fetch_all(c, SCOPE_COUNTS))
+        return scope_counts(rows)
+
     async def read_scope(self, scope: Scope) -> SourceScope:
+        return (await self.read_scopes([scope]))[0]
+
+    async def read_scopes(self, scopes: Sequence[Scope]) -> list[SourceScope]:
+        """Several scopes in one read (one snapshot, one hop to the reading thread)."""
         space = self._space
-
-        def read(connection: apsw.Connection) -> SourceScope:
-            scope_id = find_scope_id(connection, scope)
-            export = export_scope(connection, scope, scope_id)
-            if scope_id is None:
-                return SourceScope(export, {}, {})
-            return SourceScope(
-                export,
-                _vectors(connection, space.episode_table, "episodes", scope_id, space.model_id),
-                _vectors(connection, space.fact_table, "facts", scope_id, space.model_id),
-            )
-
-        return await self._database.read(read)
+        return await self._database.read(
+            lambda connection: [_read(connection, scope, space) for scope in scopes]
+        )
 
     async def close(self) -> None:
         await self._database.close()
