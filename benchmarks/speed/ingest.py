@@ -7,10 +7,11 @@ is stored, as in the write path without a language model). Inside the write path
 timing wrapper records how long embedding took and how many texts it embedded (episode
 texts plus the texts of new facts).
 
-With ``pipelined`` the batched modes hand all of a round's batches to
-``store_interaction_batches`` (the same transactions, in the same order, as a loop of
-``store_interactions``, with the next batch embedded while the current one is stored);
-their names end in " pipelined".
+Each batch size runs twice: "batch-N" calls ``store_interactions`` once per batch, and
+"batch-N pipelined" hands all of a round's batches to ``store_interaction_batches`` (the
+same transactions, in the same order, with the next batch embedded while the current one
+is stored). The pipelined rows are the API a bulk importer should use, so the issue's
+target is judged on them (:func:`benchmarks.speed.targets.ingest_targets`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class IngestMode:
 
     name: str
     batch_size: int
+    pipelined: bool
+    """All batches through ``store_interaction_batches`` rather than one call each."""
     turns_per_second: float
     baseline_turns_per_second: float
     ratio_to_embedder: float
@@ -126,15 +129,17 @@ async def measure_ingest(
     batch_turns: int,
     batch_sizes: Sequence[int],
     rounds: int,
-    pipelined: bool = False,
+    pipelined: bool = True,
 ) -> IngestResult:
+    """Single turns, then each batch size as a loop of calls and, with ``pipelined``,
+    through ``store_interaction_batches``; a fresh store per mode."""
     generator = ChatGenerator(seed=INGEST_SEED, viewers=INGEST_VIEWERS, timeline=DEFAULT_TIMELINE)
-    suffix = " pipelined" if pipelined else ""
-    plans = [("single", 1, single_turns)] + [
-        (f"batch-{size}{suffix}", size, batch_turns) for size in batch_sizes
-    ]
+    plans = [("single", 1, single_turns, False)]
+    plans += [(f"batch-{size}", size, batch_turns, False) for size in batch_sizes]
+    if pipelined:
+        plans += [(f"batch-{size} pipelined", size, batch_turns, True) for size in batch_sizes]
     modes = []
-    for name, batch_size, turn_count in plans:
+    for name, batch_size, turn_count, through_batches in plans:
         directory = work_dir / "ingest" / name.replace(" ", "-")
         timed = TimedEmbedder(embedder)
         service = await open_ingest_service(directory, timed)
@@ -145,10 +150,11 @@ async def measure_ingest(
                 turns = generator.turns(turn_count)
                 runs.append(
                     await _one_round(
-                        service, timed, embedder, turns, batch_size, round_number, pipelined
+                        service, timed, embedder, turns, batch_size, round_number, through_batches
                     )
                 )
-            modes.append(_summarise(name, batch_size, runs, service.metrics.snapshot()))
+            metrics = service.metrics.snapshot()
+            modes.append(_summarise(name, batch_size, through_batches, runs, metrics))
         finally:
             await service.aclose()
     return IngestResult(viewers=INGEST_VIEWERS, modes=tuple(modes))
@@ -228,12 +234,17 @@ async def _baseline(embedder: Embedder, texts_per_group: Sequence[Sequence[str]]
 
 
 def _summarise(
-    name: str, batch_size: int, runs: Sequence[IngestRun], metrics: dict[str, int]
+    name: str,
+    batch_size: int,
+    pipelined: bool,
+    runs: Sequence[IngestRun],
+    metrics: dict[str, int],
 ) -> IngestMode:
     stored = sum(run.stored for run in runs)
     return IngestMode(
         name=name,
         batch_size=batch_size,
+        pipelined=pipelined,
         turns_per_second=median([run.turns_per_second for run in runs]),
         baseline_turns_per_second=median([run.baseline_turns_per_second for run in runs]),
         ratio_to_embedder=median([run.baseline_seconds / run.ingest_seconds for run in runs]),

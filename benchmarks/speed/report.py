@@ -254,7 +254,8 @@ def ingest_section(ingest: IngestResult | None, profiles: Sequence[ProfileResult
     ]
     warning = f"Stored-turn counts differed from the rule prediction in {mismatch}."
     parts = [
-        "## 2. Ingest throughput (`store_interaction`, `store_interactions`)",
+        "## 2. Ingest throughput (`store_interaction`, `store_interactions`, "
+        "`store_interaction_batches`)",
         text.INGEST_METHOD.format(viewers=ingest.viewers),
         markdown_table(text.INGEST_HEADERS, rows),
         text.INGEST_NOTE,

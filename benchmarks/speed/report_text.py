@@ -21,8 +21,13 @@ INGEST_METHOD = (
     "texts in the same batches, alone, in the same rounds (order alternating)."
 )
 INGEST_NOTE = (
-    'Medians over rounds. "Texts embedded per stored turn" above 1 counts the texts of new '
-    "facts, which the write path embeds one call each."
+    'Medians over rounds. "batch-N" calls `store_interactions` once per batch; "batch-N '
+    'pipelined" hands every batch to `store_interaction_batches` (same transactions, the '
+    "next batch embedded while the current one is written). The target (≥ 80 % of the "
+    "embedder) is judged on the pipelined rows: that is the API a bulk importer should use. "
+    '"Texts embedded per stored turn" above 1 counts the texts of new facts, embedded a '
+    "batch at a time; embedding's share passes 100 % when calls overlap (pipelined: one "
+    "batch's episodes and the previous one's fact texts)."
 )
 INGEST_LIMITS = (
     "**What limits these numbers.** The embedder runs on one thread (the default); the "

@@ -9,12 +9,19 @@ the candidates a rule extractor will propose before anything is searched
 (:func:`foreseen_candidates`), embeds their texts a batch at a time and hands them in;
 whatever is still missing once a turn's decisions are known (a language model's phrasing)
 is embedded in one call for that turn.
+
+Store searches are skipped only where their answer is already known. A vector search
+that returns fewer hits than its limit has returned every current fact of the viewer
+(both backends filter inside the search; on servers, while Qdrant is in step with
+PostgreSQL, as every search assumes), so the keyword search, whose hits can only be among
+them, adds nothing and is not run; and a category with no current fact then has no
+near-duplicate to find until a fact of it is written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from omoide.domain import (
@@ -66,6 +73,21 @@ def foreseen_candidates(
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class RelatedFacts:
+    """Current facts near an exchange, best first, and whether they are all of them."""
+
+    facts: tuple[Fact, ...]
+    complete: bool
+    """Every current fact of the viewer is among ``facts``."""
+
+    def empty_categories(self) -> set[FactCategory]:
+        """Categories with no current fact (none known unless ``complete``)."""
+        if not self.complete:
+            return set()
+        return set(FactCategory) - {fact.category for fact in self.facts}
+
+
 class FactKeeper:
     """Applies extraction decisions and manual corrections to one store."""
 
@@ -86,16 +108,21 @@ class FactKeeper:
 
     async def related_facts(self, scope: Scope, vector: Vector, text: str) -> list[Fact]:
         """Current facts near an exchange, by meaning and by words, best first."""
+        return list((await self._related(scope, vector, text)).facts)
+
+    async def _related(self, scope: Scope, vector: Vector, text: str) -> RelatedFacts:
         by_vector = await self._store.search_fact_vectors(
             scope, vector, where=FactFilter(), limit=self._related_limit
         )
+        if len(by_vector) < self._related_limit:  # every current fact: words add none
+            return RelatedFacts(tuple(hit.item for hit in by_vector), complete=True)
         by_words = await self._store.search_fact_keywords(
             scope, text, where=FactFilter(), limit=self._related_limit
         )
         seen: dict[str, Fact] = {}
         for hit in [*by_vector, *by_words]:
             seen.setdefault(hit.item.id, hit.item)
-        return list(seen.values())
+        return RelatedFacts(tuple(seen.values()), complete=False)
 
     async def learn_from(
         self,
@@ -117,7 +144,8 @@ class FactKeeper:
             return []
         if foreseen is not None and not foreseen:
             return []
-        existing = await self.related_facts(episode.scope, episode_vector, episode.user_message)
+        related = await self._related(episode.scope, episode_vector, episode.user_message)
+        existing = related.facts
         if foreseen is not None:
             decisions = decide(foreseen, existing)
         else:
@@ -125,20 +153,25 @@ class FactKeeper:
                 episode.user_message, episode.bot_message, user_name=user_name, existing=existing
             )
         vectors = await self._vectors_for(decisions, text_vectors or {})
-        return await self._apply_all(episode, decisions, vectors, existing)
+        return await self._apply_all(episode, decisions, vectors, related)
 
     async def _apply_all(
         self,
         episode: Episode,
         decisions: Sequence[FactDecision],
         vectors: Mapping[str, Vector],
-        existing: Sequence[Fact],
+        related: RelatedFacts,
     ) -> list[FactChange]:
-        """Apply decisions in order; a target still as it was read is not read again."""
-        unchanged = {fact.id: fact for fact in existing}
+        """Apply decisions in order; a target still as it was read is not read again, and
+        no duplicate is searched for in a category known to have no current fact."""
+        unchanged = {fact.id: fact for fact in related.facts}
+        empty = related.empty_categories()
         changes = []
         for decision in decisions:
-            change = await self._apply(episode, decision, vectors, unchanged)
+            known = _Known(unchanged, frozenset(empty))
+            change = await self._apply(episode, decision, vectors, known)
+            if decision.candidate is not None:
+                empty.discard(decision.candidate.category)
             if change is None:
                 continue
             changes.append(change)
@@ -167,15 +200,18 @@ class FactKeeper:
         episode: Episode,
         decision: FactDecision,
         vectors: Mapping[str, Vector],
-        unchanged: Mapping[str, Fact],
+        known: _Known,
     ) -> FactChange | None:
         scope, at, sources = episode.scope, episode.recorded_at, (episode.id,)
         candidate = decision.candidate
         if decision.action == "add" and candidate is not None:
-            return await self._add(scope, candidate, vectors[candidate.text], sources, at)
+            vector = vectors[candidate.text]
+            if candidate.category in known.empty_categories:
+                return await self._add_new(scope, candidate, vector, sources, at)
+            return await self._add(scope, candidate, vector, sources, at)
         if decision.target_fact_id is None:
             return None
-        target = unchanged.get(decision.target_fact_id)
+        target = known.unchanged.get(decision.target_fact_id)
         if target is None:
             target = await self._store.get_fact(scope, decision.target_fact_id)
         if decision.action == "confirm":
@@ -198,6 +234,16 @@ class FactKeeper:
         duplicate = await self._duplicate_of(scope, candidate.category, vector)
         if duplicate is not None:
             return await self._confirm(scope, duplicate, sources)
+        return await self._add_new(scope, candidate, vector, sources, at)
+
+    async def _add_new(
+        self,
+        scope: Scope,
+        candidate: FactCandidate,
+        vector: Vector,
+        sources: tuple[str, ...],
+        at: datetime,
+    ) -> FactChange:
         fact = self._new_fact(scope, candidate, sources, at)
         await self._store.add_facts(scope, [FactWrite(fact, vector)])
         return FactChange("add", fact.id, fact.text)
@@ -327,6 +373,16 @@ class FactKeeper:
         )
         vector = await self._embed_one(new.text)
         return await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    """What a turn's fact keeping knows without asking the store again."""
+
+    unchanged: Mapping[str, Fact]
+    """Facts still as they were read, by id."""
+    empty_categories: frozenset[FactCategory]
+    """Categories with no current fact."""
 
 
 def check_fact_text(text: str) -> str:
