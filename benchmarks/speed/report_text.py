@@ -4,7 +4,8 @@ from __future__ import annotations
 
 CONTEXT_METHOD = (
     "Query embedding, vector and keyword search over episodes and facts, emotion summary, "
-    "ranking, rendering under the 300-token budget and the batched reinforcement write; "
+    "ranking and rendering under the 300-token budget (what was used is only noted for "
+    "reinforcement here: the write happens off the reply path, with the next write); "
     "1,000 viewers; the three rows of a size were interleaved query by query."
 )
 CONTEXT_LIMITS = (
