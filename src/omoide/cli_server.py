@@ -2,7 +2,8 @@
 
 They read the same settings as the service (``OMOIDE_DATABASE_URL``, ``OMOIDE_QDRANT_URL``,
 ``OMOIDE_QDRANT_COLLECTION_PREFIX``, ...). ``check`` exits with 1 when Qdrant has drifted
-from PostgreSQL, ``migrate`` when its verification failed.
+from PostgreSQL (a keyword index built by an older analyzer included: ``reindex`` fixes
+that one), ``migrate`` when its verification failed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from omoide.wiring import server_config
 
 if TYPE_CHECKING:
     from omoide.store.server.endpoints import ServerConfig
+    from omoide.store.server.keyword_index import KeywordIndexVersion
 
 console = Console()
 Result = TypeVar("Result")
@@ -78,7 +80,13 @@ def check(repair: Repair = False, as_json: AsJson = False) -> None:
     async def action() -> dict[str, Any]:
         engines = await open_recorded(config)
         if engines is None:
-            return {"in_step": True, "counts": {}, "drifted": [], "repaired": 0}
+            return {
+                "in_step": True,
+                "counts": {},
+                "drifted": [],
+                "keyword_index": None,
+                "repaired": 0,
+            }
         try:
             report = await check_drift(engines)
             repaired = await repair_drift(engines, report) if repair and not report.in_step else 0
@@ -91,6 +99,7 @@ def check(repair: Repair = False, as_json: AsJson = False) -> None:
             "in_step": report.in_step,
             "counts": report.counts(),
             "drifted": drifted,
+            "keyword_index": _keyword_index_json(report.keyword_index),
             "repaired": repaired,
         }
 
@@ -98,6 +107,16 @@ def check(repair: Repair = False, as_json: AsJson = False) -> None:
     emit(as_json, result, lambda: _show_check(result))
     if not result["in_step"]:
         raise typer.Exit(1)
+
+
+def _keyword_index_json(version: KeywordIndexVersion) -> dict[str, Any]:
+    return {
+        "recorded": version.recorded,
+        "current": version.current,
+        "stale": version.stale,
+        "fix": "omoide reindex" if version.stale else None,
+        "message": version.describe() if version.stale else None,
+    }
 
 
 def _show_check(result: dict[str, Any]) -> None:
@@ -108,6 +127,9 @@ def _show_check(result: dict[str, Any]) -> None:
             f"  {scope['kind']} {scope['scope_key']}: {len(scope['missing'])} missing, "
             f"{len(scope['orphaned'])} orphaned, {len(scope['stale'])} stale"
         )
+    keyword_index = result["keyword_index"]
+    if keyword_index is not None and keyword_index["stale"]:
+        console.print(f"  [red]stale keyword index[/red]: {keyword_index['message']}")
     if result["repaired"]:
         console.print(f"repaired {result['repaired']} points")
 
@@ -131,14 +153,21 @@ def reindex(as_json: AsJson = False) -> None:
         return dict(to_json(report))
 
     result = _run(action)
-    emit(as_json, result, lambda: console.print(result))
+    emit(as_json, result, lambda: _show_reindex(result))
+
+
+def _show_reindex(result: dict[str, Any]) -> None:
+    from omoide.store.keywords import ANALYZER_VERSION
+
+    console.print(result)
+    console.print(f"keyword index built with keyword analyzer version {ANALYZER_VERSION}")
 
 
 def migrate(
     source: Source, target: Target = "server", sample: Sample = 20, as_json: AsJson = False
 ) -> None:
     """Copy an embedded store into the server store (vectors included), and the growth
-    store beside it (identity versions, stream logs), then verify both."""
+    store (identity versions, stream logs) and API keys beside it, then verify them."""
     from omoide.store.server.migrate import migrate_sqlite
 
     if target != "server":
@@ -154,11 +183,14 @@ def migrate(
             report = await migrate_sqlite(path, config, sample=sample)
         growth = report.growth
         growth_json = {**dict(to_json(growth)), "source": growth.source and str(growth.source)}
+        keys = report.keys
+        keys_json = {**dict(to_json(keys)), "source": keys.source and str(keys.source)}
         return {
             "verified": report.verified,
             **dict(to_json(report)),
             "source": str(report.source),
             "growth": {**growth_json, "verified": growth.verified},
+            "keys": {**keys_json, "verified": keys.verified},
         }
 
     result = _run(action)
@@ -184,5 +216,17 @@ def _show_migration(result: dict[str, Any]) -> None:
         console.print(f"growth of {character!r} was already on the server: left as it is")
     for character in growth["mismatched"]:
         console.print(f"[red]growth counts differ[/red] {character}")
+    _show_keys(result["keys"])
     verdict = "[green]verified[/green]" if result["verified"] else "[red]NOT verified[/red]"
     console.print(verdict)
+
+
+def _show_keys(keys: dict[str, Any]) -> None:
+    if keys["source"] is None:
+        console.print("no API key file (keys.json) beside it")
+        return
+    console.print(f"copied {len(keys['copied'])} of {keys['total']} API keys from {keys['source']}")
+    if keys["kept"]:
+        console.print(f"API keys already on the server, left as they are: {keys['kept']}")
+    for key in keys["mismatched"]:
+        console.print(f"[red]API key differs[/red] {key['key_id']}: {key['reason']}")

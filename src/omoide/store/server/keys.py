@@ -2,14 +2,16 @@
 
 Implements :class:`~omoide.keys.KeyStore` like the embedded profile's key file: one row
 per key with the SHA-256 hash of its secret (never the secret), its characters and its
-creation time. Every create and revoke also bumps a one-row change counter in the same
-transaction, so a running instance notices a change (:meth:`PostgresKeyStore.fingerprint`)
-with one primary-key read, and reloads the keys only then.
+creation time. Every create and revoke, and every adoption of keys from a key file
+(:meth:`PostgresKeyStore.adopt`, for ``omoide migrate``), also bumps a one-row change
+counter in the same transaction, so a running instance notices a change
+(:meth:`PostgresKeyStore.fingerprint`) with one primary-key read, and reloads the keys only
+then.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 
@@ -29,6 +31,7 @@ from omoide.store.server.database import (
     Database,
     Row,
     execute,
+    fetch_all,
     fetch_one,
 )
 from omoide.store.server.endpoints import ServerConfig
@@ -37,6 +40,12 @@ _BUMP_VERSION = (
     "INSERT INTO api_key_changes (only_row, version) VALUES (true, 1) "
     "ON CONFLICT (only_row) DO UPDATE SET version = api_key_changes.version + 1"
 )
+
+_INSERT = "INSERT INTO api_keys (id, secret_sha256, characters, created_at) VALUES (%s, %s, %s, %s)"
+
+
+def _values(key: ApiKey) -> tuple[object, ...]:
+    return (key.key_id, key.secret_sha256, sorted(key.characters), key.created_at)
 
 
 def _key_from_row(row: Row) -> ApiKey:
@@ -80,14 +89,30 @@ class PostgresKeyStore:
         created = new_key(characters, now=now, source=DATABASE_SOURCE)
         key = created.key
         async with self._database.transaction() as connection:
-            await execute(
-                connection,
-                "INSERT INTO api_keys (id, secret_sha256, characters, created_at) "
-                "VALUES (%s, %s, %s, %s)",
-                (key.key_id, key.secret_sha256, sorted(key.characters), key.created_at),
-            )
+            await execute(connection, _INSERT, _values(key))
             await execute(connection, _BUMP_VERSION)
         return created
+
+    async def adopt(self, keys: Sequence[ApiKey]) -> tuple[str, ...]:
+        """Add keys made elsewhere (a key file) as they are: same ids, hashes, characters
+        and creation times, so their secrets keep working. A key whose id or hash is
+        already here is left alone; returns the ids added (the change counter moves if any).
+        """
+        async with self._database.transaction() as connection:
+            await execute(connection, "LOCK TABLE api_keys IN SHARE ROW EXCLUSIVE MODE")
+            rows = await fetch_all(connection, "SELECT id, secret_sha256 FROM api_keys")
+            ids, hashes = {str(row[0]) for row in rows}, {str(row[1]) for row in rows}
+            added: list[str] = []
+            for key in keys:
+                if key.key_id in ids or key.secret_sha256 in hashes:
+                    continue
+                await execute(connection, _INSERT, _values(key))
+                ids.add(key.key_id)
+                hashes.add(key.secret_sha256)
+                added.append(key.key_id)
+            if added:
+                await execute(connection, _BUMP_VERSION)
+        return tuple(added)
 
     async def revoke(self, key_id: str) -> ApiKey:
         """Remove a key; NotFound if no instance created a key with that id."""

@@ -12,11 +12,14 @@ interrupted migration can be run again. Nothing is re-embedded: the vectors are 
 own.
 
 The growth store beside the file (``growth.sqlite3``: identity versions and changes,
-stream logs, diary jobs, viewers' work) is copied too (:mod:`omoide.store.server.growth_migrate`).
+stream logs, diary jobs, viewers' work) is copied too (:mod:`omoide.store.server.growth_migrate`),
+and so are the API keys of the key file beside it (``keys.json``: ids, secrets' hashes,
+characters; :mod:`omoide.store.server.keys_migrate`), so every client secret keeps working.
 
 Then it checks: the counts of every scope match (one count query on each side), for a
 sample of scopes the same searches (vector and keyword, episodes and facts) return the
-same memories in both, and every character's growth rows are as many in both.
+same memories in both, every character's growth rows are as many in both, and every key of
+the file is on the server with the same secret and characters.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from omoide.domain import Scope, ScopeExport
+from omoide.keys import KEY_FILE_NAME
 from omoide.store.base import MemoryStore
 from omoide.store.server import episodes, facts
 from omoide.store.server.database import Connection, Database, fetch_all
@@ -38,6 +42,8 @@ from omoide.store.server.growth_migrate import (
     copy_growth,
     count_growth,
 )
+from omoide.store.server.keys import PostgresKeyStore
+from omoide.store.server.keys_migrate import KeyMigration, migrate_keys
 from omoide.store.server.migrate_check import SearchComparison, compare_searches, target_counts
 from omoide.store.server.scopes import ensure_scope_id
 from omoide.store.server.sqlite_source import (
@@ -100,11 +106,13 @@ class MigrationReport:
     mismatched: tuple[ScopeCounts, ...] = ()
     searches: tuple[SearchComparison, ...] = field(default=())
     growth: GrowthMigration = field(default_factory=lambda: GrowthMigration(None))
+    keys: KeyMigration = field(default_factory=lambda: KeyMigration(None))
 
     @property
     def verified(self) -> bool:
         searched = all(search.matched for search in self.searches)
-        return not self.mismatched and searched and self.growth.verified
+        moved = self.growth.verified and self.keys.verified
+        return not self.mismatched and searched and moved
 
 
 async def _existing(
@@ -277,12 +285,14 @@ async def migrate_sqlite(
     *,
     sample: int = DEFAULT_SAMPLE,
     growth_path: Path | None = None,
+    keys_path: Path | None = None,
 ) -> MigrationReport:
-    """Copy the embedded store at ``path``, and the growth file beside it (or at
-    ``growth_path``), into the server store of ``config``, then check."""
+    """Copy the embedded store at ``path``, and the growth file and key file beside it (or
+    at ``growth_path`` and ``keys_path``), into the server store of ``config``, then check."""
     from omoide.store.server.connect import open_server_store
 
     growth_file = growth_path or Path(path).parent / GROWTH_FILE
+    key_file = keys_path or Path(path).parent / KEY_FILE_NAME
     source = await open_sqlite_source(path)
     try:
         target = await open_server_store(config, embedding=source.embedding)
@@ -291,6 +301,7 @@ async def migrate_sqlite(
             source_store = await open_sqlite_store(source.path, embedding=source.embedding)
             try:
                 growth = await migrate_growth(growth_file, target.engines.database, source_store)
+                keys = await migrate_keys(key_file, PostgresKeyStore(target.engines.database))
                 mismatched, searches = await verify(source, source_store, target, sample=sample)
             finally:
                 await source_store.close()
@@ -298,4 +309,6 @@ async def migrate_sqlite(
             await target.close()
     finally:
         await source.close()
-    return MigrationReport(source.path, scope_count, copied, total, mismatched, searches, growth)
+    return MigrationReport(
+        source.path, scope_count, copied, total, mismatched, searches, growth, keys
+    )
