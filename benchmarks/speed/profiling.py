@@ -112,17 +112,27 @@ CONTEXT_STAGES = (
 
 def parse_collapsed(lines: Iterable[str]) -> list[tuple[list[str], int]]:
     """``frame;frame;...;frame count`` lines (py-spy ``--format raw``) as (frames, count);
-    a line with a count alone is a sample without Python frames."""
+    a line with a count alone is a sample without Python frames.
+
+    py-spy reads frame names from a live process, and a name read while it changes can
+    hold a newline: a line without a count continues on the next one. Text left without a
+    count at the end is not py-spy output.
+    """
     stacks = []
+    pending = ""
     for line in lines:
-        text = line.rstrip("\n")
+        text = pending + line.rstrip("\n")
         if not text.strip():
             continue
         stack, _, count = text.rpartition(" ")
         if not count.isdigit():
-            raise InvalidInput(f"not a collapsed stack line: {text[:80]!r}")
+            pending = text + "\\n"
+            continue
+        pending = ""
         frames = stack.split(";") if stack.strip() else []  # no Python frame was seen
         stacks.append((frames, int(count)))
+    if pending:
+        raise InvalidInput(f"not a collapsed stack line: {pending[:80]!r}")
     return stacks
 
 

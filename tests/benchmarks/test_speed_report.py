@@ -137,6 +137,15 @@ def test_collapsed_stacks_are_parsed_and_malformed_lines_refused() -> None:
         parse_collapsed(["no count here"])
 
 
+def test_a_frame_name_torn_by_a_newline_continues_on_the_next_line() -> None:
+    """py-spy can read a frame name while the process rewrites it (seen in a real run)."""
+    lines = ["main (a.py:1);emotion\x00 (goal\n", "er_id);work (b.py:2) 4\n", "main (a.py:1) 1\n"]
+    assert parse_collapsed(lines) == [
+        (["main (a.py:1)", "emotion\x00 (goal\\ner_id)", "work (b.py:2)"], 4),
+        (["main (a.py:1)"], 1),
+    ]
+
+
 def test_a_stack_belongs_to_its_innermost_recognised_frame() -> None:
     embedding_under_facts = [
         "remember (omoide/memory/remember.py:80)",
