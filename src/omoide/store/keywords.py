@@ -37,6 +37,16 @@ from functools import lru_cache
 
 import snowballstemmer
 
+ANALYZER_VERSION = 2
+"""The version of the analysis below: 1 was before stemming, 2 stems English words.
+
+Bump it with every change that can alter the tokens of any text (a new rule, a changed
+range, another stemmer or stop-word list): an index built by one version does not match
+the queries of another. The server store records it beside its keyword vectors, and
+``omoide check`` reports a stale index (fixed by ``omoide reindex``); the embedded store
+re-indexes in a schema migration (add one with the bump).
+"""
+
 # Code point ranges of scripts written without spaces between words.
 _UNSPACED_RANGES: tuple[tuple[int, int], ...] = (
     (0x0E00, 0x0EFF),  # Thai, Lao

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,9 +17,12 @@ from omoide.store.server.embedding import (
 )
 from omoide.store.server.endpoints import ServerConfig
 from omoide.store.server.engines import Engines
+from omoide.store.server.keyword_index import keyword_index_version, record_if_empty
 from omoide.store.server.schema import apply_migrations
 from omoide.store.server.store import ServerMemoryStore
 from omoide.store.server.vector_index import connect_index
+
+logger = logging.getLogger(__name__)
 
 
 async def open_engines(config: ServerConfig, *, embedding: EmbeddingInfo) -> Engines:
@@ -38,6 +42,7 @@ async def open_engines(config: ServerConfig, *, embedding: EmbeddingInfo) -> Eng
     try:
         await apply_migrations(database)
         bound = await bind_embedding(database, embedding)
+        await record_if_empty(database)
         await index.ensure_collections(bound.dimensions)
     except BaseException:
         with anyio.CancelScope(shield=True):
@@ -48,14 +53,23 @@ async def open_engines(config: ServerConfig, *, embedding: EmbeddingInfo) -> Eng
 
 
 async def open_server_store(config: ServerConfig, *, embedding: EmbeddingInfo) -> ServerMemoryStore:
-    """Open the store and publish what a crash left in the outbox (the healing step)."""
+    """Open the store and publish what a crash left in the outbox (the healing step).
+
+    A keyword index built by an older analyzer is logged as a warning, not rebuilt: the
+    rebuild (``omoide reindex``) can take minutes on a big collection.
+    """
     engines = await open_engines(config, embedding=embedding)
     try:
         await engines.catch_up()
+        keyword_index = await keyword_index_version(engines.database)
     except BaseException:
         with anyio.CancelScope(shield=True):
             await engines.close()
         raise
+    if keyword_index.stale:
+        logger.warning(
+            "PostgreSQL store at %s: %s", config.database_location, keyword_index.describe()
+        )
     return ServerMemoryStore(engines)
 
 

@@ -4,9 +4,12 @@
   for with the points Qdrant holds: *missing* (a record's point is absent), *orphaned* (a
   point without a record, or whose record calls for none) and *stale* (a point whose
   filter payload no longer matches its record). It reads both engines a batch at a time.
+  It also compares the keyword analyzer that built the sparse vectors with the current one
+  (:mod:`.keyword_index`): a stale keyword index is drift that only :func:`reindex` fixes.
 * :func:`repair_drift` re-publishes exactly the drifted points through the outbox.
 * :func:`reindex` drops and rebuilds both collections from the records (vectors are
-  stored in PostgreSQL, so nothing is re-embedded), then repairs what changed meanwhile.
+  stored in PostgreSQL, so nothing is re-embedded), then repairs what changed meanwhile,
+  and records the analyzer version it built the keyword vectors with.
 """
 
 from __future__ import annotations
@@ -16,6 +19,11 @@ from dataclasses import dataclass, field
 
 from omoide.store.server.database import Connection, Database
 from omoide.store.server.engines import Changes, Engines
+from omoide.store.server.keyword_index import (
+    KeywordIndexVersion,
+    keyword_index_version,
+    record_rebuilt,
+)
 from omoide.store.server.outbox import current_points
 from omoide.store.server.points import (
     POINT_KINDS,
@@ -55,10 +63,12 @@ class ScopeDrift:
 
 @dataclass(frozen=True, slots=True)
 class DriftReport:
-    """Every scope with points or records, and the outbox entries still pending."""
+    """Every scope with points or records, the outbox entries still pending, and the
+    analyzer version of the keyword index (stale: every keyword vector needs a rebuild)."""
 
     scopes: tuple[ScopeDrift, ...]
     pending: int
+    keyword_index: KeywordIndexVersion
 
     @property
     def drifted(self) -> tuple[ScopeDrift, ...]:
@@ -66,7 +76,7 @@ class DriftReport:
 
     @property
     def in_step(self) -> bool:
-        return not self.drifted and self.pending == 0
+        return not self.drifted and self.pending == 0 and not self.keyword_index.stale
 
     def counts(self) -> dict[str, int]:
         return {
@@ -150,7 +160,8 @@ async def check_drift(engines: Engines, *, batch: int = BATCH) -> DriftReport:
         )
         for (kind, key), tally in sorted(tallies.items())
     )
-    return DriftReport(scopes, await engines.outbox.pending())
+    pending = await engines.outbox.pending()
+    return DriftReport(scopes, pending, await keyword_index_version(engines.database))
 
 
 async def repair_drift(engines: Engines, report: DriftReport) -> int:
@@ -180,7 +191,9 @@ async def reindex(engines: Engines, *, batch: int = BATCH) -> ReindexReport:
     """Rebuild both Qdrant collections from PostgreSQL (no re-embedding).
 
     Searches find nothing while a collection is rebuilt: run it in a quiet hour, or with
-    the service stopped. Writes during the rebuild are caught by the final repair.
+    the service stopped. Writes during the rebuild are caught by the final repair. The
+    current analyzer version is recorded only once everything is rebuilt: an interrupted
+    rebuild leaves a stale keyword index stale.
     """
     await engines.index.recreate(engines.embedding.dimensions)
     published: dict[PointKind, int] = {"episode": 0, "fact": 0}
@@ -191,4 +204,5 @@ async def reindex(engines: Engines, *, batch: int = BATCH) -> ReindexReport:
             published[kind] += len(ids)
     await engines.catch_up()
     repaired = await repair_drift(engines, await check_drift(engines, batch=batch))
+    await record_rebuilt(engines.database)
     return ReindexReport(published["episode"], published["fact"], repaired)

@@ -9,10 +9,11 @@ on the server; omoide supplies the rest of BM25:
   of ``idf * document value``: BM25 with a fixed average document length.
 
 Terms are the tokens of :mod:`omoide.store.keywords` (the same analysis as the embedded
-store), each mapped to a 32-bit index by a hash keyed with the scope: a query can only
-ever meet its own scope's terms, and each (scope, term) pair has its own document
-frequency, like the embedded store's scoped digests. Two tokens that collide in one
-document (about one pair in four billion) simply add up.
+store; :mod:`.keyword_index` records its version beside the vectors), each mapped to a
+32-bit index by a hash keyed with the scope: a query can only ever meet its own scope's
+terms, and each (scope, term) pair has its own document frequency, like the embedded
+store's scoped digests. Two tokens that collide in one document (about one pair in four
+billion) simply add up.
 """
 
 from __future__ import annotations
@@ -52,10 +53,13 @@ def term_index(secret: bytes, token: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-def document_terms(scope_key: str, text: str) -> SparseTerms:
-    """The BM25 term weights to index for ``text`` stored in the scope ``scope_key``."""
+def document_terms(scope_key: str, text: str, *, stem_words: bool = True) -> SparseTerms:
+    """The BM25 term weights to index for ``text`` stored in the scope ``scope_key``.
+
+    ``stem_words=False`` is the analysis before stemming (keyword analyzer version 1).
+    """
     secret = _scope_secret(scope_key)
-    tokens = analyze_document(text)
+    tokens = analyze_document(text, stem_words=stem_words)
     counts = Counter(term_index(secret, token) for token in tokens)
     norm = K1 * (1 - B + B * len(tokens) / AVERAGE_LENGTH)
     indices = sorted(counts)
