@@ -21,10 +21,10 @@ from typing import Any
 
 import apsw
 
-from omoide.character.identity_store import ChangeStatus, IdentityVersion, PendingChange
 from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
 from omoide.store import growth_db as db
+from omoide.store.identity_delegate import DelegatesIdentity
 from omoide.store.identity_sqlite import IdentityTables, create_identity_tables
 from omoide.store.stream_sql import (
     ADVANCE_DIARY,
@@ -122,7 +122,7 @@ def _viewer_counts(comments: Sequence[CommentEntry], at: str) -> list[tuple[Any,
     return [(viewer, s, at if s else None, n) for viewer, (s, n) in counts.items()]
 
 
-class SqliteGrowthStore:
+class SqliteGrowthStore(DelegatesIdentity):
     """One apsw connection, used from worker threads one operation at a time."""
 
     def __init__(
@@ -341,29 +341,3 @@ class SqliteGrowthStore:
         sql = f"SELECT {columns} FROM viewer_summaries WHERE {VIEWER_KEY}"
         row = db.one(c, sql, key)
         return None if row is None else ViewerSummaryRecord(**db.with_times(row, "updated_at"))
-
-    # --- IdentityStore (kept in identity_sqlite) ------------------------------------
-    async def list_versions(self, character_id: str) -> list[IdentityVersion]:
-        return await self._identity.list_versions(character_id)
-
-    async def latest_version(self, character_id: str) -> IdentityVersion | None:
-        return await self._identity.latest_version(character_id)
-
-    async def add_version(
-        self, version: IdentityVersion, *, decided: PendingChange | None = None
-    ) -> None:
-        await self._identity.add_version(version, decided=decided)
-
-    async def add_change(self, change: PendingChange) -> None:
-        await self._identity.add_change(change)
-
-    async def get_change(self, character_id: str, change_id: str) -> PendingChange:
-        return await self._identity.get_change(character_id, change_id)
-
-    async def list_changes(
-        self, character_id: str, *, status: ChangeStatus | None
-    ) -> list[PendingChange]:
-        return await self._identity.list_changes(character_id, status=status)
-
-    async def save_decision(self, change: PendingChange) -> None:
-        await self._identity.save_decision(change)

@@ -26,9 +26,9 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from omoide.character.identity_store import ChangeStatus, IdentityVersion, PendingChange
 from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
+from omoide.store.identity_delegate import DelegatesIdentity
 from omoide.store.server import growth_sql as sql
 from omoide.store.server.database import Connection, Database, execute, fetch_all
 from omoide.store.server.growth_identity import PostgresIdentityTables
@@ -167,7 +167,7 @@ async def _finish_batch(
         await execute(connection, sql.UPSERT_SUMMARY, (*values, s.message_count, utc(s.updated_at)))
 
 
-class PostgresGrowthStore:
+class PostgresGrowthStore(DelegatesIdentity):
     """The growth store of the server profile, in the server store's database."""
 
     def __init__(
@@ -293,29 +293,3 @@ class PostgresGrowthStore:
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         async with self._database.transaction() as connection:
             return await _summary(connection, (character_id, viewer_id))
-
-    # --- IdentityStore (kept in growth_identity) -------------------------------------
-    async def list_versions(self, character_id: str) -> list[IdentityVersion]:
-        return await self._identity.list_versions(character_id)
-
-    async def latest_version(self, character_id: str) -> IdentityVersion | None:
-        return await self._identity.latest_version(character_id)
-
-    async def add_version(
-        self, version: IdentityVersion, *, decided: PendingChange | None = None
-    ) -> None:
-        await self._identity.add_version(version, decided=decided)
-
-    async def add_change(self, change: PendingChange) -> None:
-        await self._identity.add_change(change)
-
-    async def get_change(self, character_id: str, change_id: str) -> PendingChange:
-        return await self._identity.get_change(character_id, change_id)
-
-    async def list_changes(
-        self, character_id: str, *, status: ChangeStatus | None
-    ) -> list[PendingChange]:
-        return await self._identity.list_changes(character_id, status=status)
-
-    async def save_decision(self, change: PendingChange) -> None:
-        await self._identity.save_decision(change)
