@@ -7,14 +7,13 @@ embedded store.
 
 from __future__ import annotations
 
-import numpy as np
-
 from omoide.domain import Vector
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EmbeddingInfo
 from omoide.store.server.codec import encode_vector
 from omoide.store.server.database import Database, execute, fetch_all
 from omoide.store.server.schema import MIGRATION_LOCK
+from omoide.store.vector_input import checked_vector
 
 MAX_DIMENSIONS = 65536
 
@@ -73,19 +72,5 @@ async def recorded_embedding(database: Database) -> EmbeddingInfo | None:
 
 def vector_bytes(vector: Vector, embedding: EmbeddingInfo) -> bytes:
     """Validate one vector against the store's model and encode it."""
-    try:
-        array = np.asarray(vector, dtype=np.float32)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput("a vector must be a 1-d array of numbers") from exc
-    if array.ndim != 1:
-        raise InvalidInput(f"a vector must be 1-d (got shape {array.shape})")
-    if array.shape[0] != embedding.dimensions:
-        raise Conflict(
-            f"a vector has {array.shape[0]} dimensions, but the store's embedding model "
-            f"{embedding.model_name!r} makes {embedding.dimensions}-dimensional vectors"
-        )
-    if not np.all(np.isfinite(array)):
-        raise InvalidInput("a vector must contain only finite numbers")
-    if not np.any(array):
-        raise InvalidInput("a vector must not be all zeros (it has no direction)")
+    array = checked_vector(vector, model_name=embedding.model_name, dimensions=embedding.dimensions)
     return encode_vector(array)

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import apsw
-import numpy as np
 
 from omoide.domain import Vector
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EmbeddingInfo
 from omoide.store.sqlite.connection import fetch_one
+from omoide.store.vector_input import checked_vector
 
 CHUNK_SIZE = 8
 MAX_DIMENSIONS = 8192
@@ -187,21 +187,7 @@ def _model_fields(embedding: EmbeddingInfo) -> tuple[str, int]:
 
 def vector_bytes(vector: Vector, space: VectorSpace) -> bytes:
     """Validate one vector against the store's model and encode it for vec0."""
-    try:
-        array = np.asarray(vector, dtype=np.float32)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInput("a vector must be a 1-d array of numbers") from exc
-    if array.ndim != 1:
-        raise InvalidInput(f"a vector must be 1-d (got shape {array.shape})")
-    if array.shape[0] != space.dimensions:
-        raise Conflict(
-            f"a vector has {array.shape[0]} dimensions, but the store's embedding model "
-            f"{space.model_name!r} makes {space.dimensions}-dimensional vectors"
-        )
-    if not np.all(np.isfinite(array)):
-        raise InvalidInput("a vector must contain only finite numbers")
-    if not np.any(array):
-        raise InvalidInput("a vector must not be all zeros (it has no direction)")
+    array = checked_vector(vector, model_name=space.model_name, dimensions=space.dimensions)
     return array.tobytes()
 
 
