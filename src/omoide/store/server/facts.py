@@ -18,7 +18,8 @@ import psycopg.errors
 from omoide.domain import Fact, MemoryKind, Scope, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EmbeddingInfo, FactWrite
-from omoide.store.server.codec import FACT_COLUMNS, fact_from_row, optional_utc, utc
+from omoide.store.fact_fields import check_fact_scope, fact_field_values
+from omoide.store.server.codec import FACT_COLUMNS, fact_from_row, utc
 from omoide.store.server.database import Connection, execute, fetch_all, fetch_one
 from omoide.store.server.embedding import vector_bytes
 from omoide.store.server.filters import Conditions
@@ -43,30 +44,7 @@ _UPDATE_FACT = (
 
 
 def _field_values(fact: Fact) -> tuple[object, ...]:
-    if not isinstance(fact.text, str):
-        raise InvalidInput(f"fact {fact.id!r} text must be a string")
-    return (
-        fact.text,
-        fact.category.value,
-        fact.confidence,
-        fact.salience,
-        utc(fact.recorded_at, name="recorded_at"),
-        utc(fact.valid_from, name="valid_from"),
-        fact.trust.value,
-        fact.confirmation_count,
-        optional_utc(fact.valid_to, name="valid_to"),
-        optional_utc(fact.superseded_at, name="superseded_at"),
-        fact.supersedes,
-        optional_utc(fact.last_recalled_at, name="last_recalled_at"),
-        fact.recall_count,
-    )
-
-
-def check_fact_scope(fact: Fact, scope: Scope) -> None:
-    if not isinstance(fact, Fact):
-        raise InvalidInput("expected a Fact")
-    if fact.scope != scope:
-        raise InvalidInput(f"fact {fact.id!r} belongs to scope {fact.scope}, not {scope}")
+    return fact_field_values(fact, utc)
 
 
 def check_writes(

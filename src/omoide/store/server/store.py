@@ -26,6 +26,7 @@ from omoide.domain import (
     check_identifier,
 )
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, FactWrite, Hit, TurnWrite
+from omoide.store.fact_fields import check_fact_scope
 from omoide.store.server import episodes, facts, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
@@ -234,7 +235,7 @@ class ServerMemoryStore:
 
     async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
         """Replace a stored fact's fields (same id); a new vector when its text changed."""
-        facts.check_fact_scope(fact, scope)
+        check_fact_scope(fact, scope)
         encoded = None if vector is None else vector_bytes(vector, self.embedding)
 
         async def work(connection: Connection, scope_id: int, changes: Changes) -> None:

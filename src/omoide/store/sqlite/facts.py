@@ -21,8 +21,9 @@ import apsw
 from omoide.domain import Fact, MemoryKind, Scope, Vector, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import FactFilter, FactWrite, Hit
+from omoide.store.fact_fields import check_fact_scope, fact_field_values
 from omoide.store.sqlite import keyword_index, vectors
-from omoide.store.sqlite.codec import FACT_COLUMNS, fact_from_row, optional_micros, to_micros
+from omoide.store.sqlite.codec import FACT_COLUMNS, fact_from_row, to_micros
 from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_one
 from omoide.store.sqlite.filters import fact_record_conditions, fact_vector_conditions
 from omoide.store.sqlite.scopes import character_scopes
@@ -46,30 +47,7 @@ _UPDATE_FACT = (
 
 
 def _field_values(fact: Fact) -> tuple[object, ...]:
-    if not isinstance(fact.text, str):
-        raise InvalidInput(f"fact {fact.id!r} text must be a string")
-    return (
-        fact.text,
-        fact.category.value,
-        fact.confidence,
-        fact.salience,
-        to_micros(fact.recorded_at, name="recorded_at"),
-        to_micros(fact.valid_from, name="valid_from"),
-        fact.trust.value,
-        fact.confirmation_count,
-        optional_micros(fact.valid_to, name="valid_to"),
-        optional_micros(fact.superseded_at, name="superseded_at"),
-        fact.supersedes,
-        optional_micros(fact.last_recalled_at, name="last_recalled_at"),
-        fact.recall_count,
-    )
-
-
-def check_fact_scope(fact: Fact, scope: Scope) -> None:
-    if not isinstance(fact, Fact):
-        raise InvalidInput("expected a Fact")
-    if fact.scope != scope:
-        raise InvalidInput(f"fact {fact.id!r} belongs to scope {fact.scope}, not {scope}")
+    return fact_field_values(fact, to_micros)
 
 
 def add_facts(
