@@ -18,6 +18,7 @@ import numpy as np
 
 from omoide.domain import MetadataValue, Vector, as_utc, check_metadata
 from omoide.errors import BackendError, InvalidInput
+from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import EMOTION_COLUMNS as EMOTION_COLUMNS
 from omoide.store.rows import EPISODE_COLUMNS as EPISODE_COLUMNS
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
@@ -78,3 +79,5 @@ episode_from_row = ROW_DECODER.episode
 fact_from_row = ROW_DECODER.fact
 emotion_from_row = ROW_DECODER.emotion
 tombstone_from_row = ROW_DECODER.tombstone
+
+FIELD_ENCODING = FieldEncoding(time=utc, strings=encode_strings, metadata=encode_metadata)

@@ -14,14 +14,14 @@ import psycopg.errors
 from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EmbeddingInfo, TurnWrite
+from omoide.store.record_fields import episode_field_values
 from omoide.store.server.codec import (
     EMOTION_COLUMNS,
     EPISODE_COLUMNS,
+    FIELD_ENCODING,
     emotion_from_row,
-    encode_metadata,
     encode_strings,
     episode_from_row,
-    optional_utc,
     utc,
 )
 from omoide.store.server.database import Connection, execute, fetch_all, fetch_one
@@ -86,24 +86,7 @@ async def write_turns(
 
 
 def _episode_values(episode: Episode, scope_id: int, vector: bytes | None) -> tuple[object, ...]:
-    check_identifier(episode.id, name="episode id")
-    return (
-        episode.id,
-        scope_id,
-        episode.user_message,
-        episode.bot_message,
-        utc(episode.recorded_at, name="recorded_at"),
-        episode.importance,
-        episode.emotion,
-        episode.emotion_intensity,
-        encode_strings(episode.topics, name="topics"),
-        episode.scoring.value,
-        optional_utc(episode.last_recalled_at, name="last_recalled_at"),
-        episode.recall_count,
-        optional_utc(episode.archived_at, name="archived_at"),
-        encode_metadata(episode.metadata),
-        vector,
-    )
+    return (*episode_field_values(episode, scope_id, FIELD_ENCODING), vector)
 
 
 async def insert_episode(

@@ -18,8 +18,8 @@ import psycopg.errors
 from omoide.domain import Fact, MemoryKind, Scope, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EmbeddingInfo, FactWrite
-from omoide.store.fact_fields import check_fact_scope, fact_field_values
-from omoide.store.server.codec import FACT_COLUMNS, fact_from_row, utc
+from omoide.store.record_fields import check_fact_scope, fact_field_values
+from omoide.store.server.codec import FACT_COLUMNS, FIELD_ENCODING, fact_from_row
 from omoide.store.server.database import Connection, execute, fetch_all, fetch_one
 from omoide.store.server.embedding import vector_bytes
 from omoide.store.server.filters import Conditions
@@ -44,7 +44,7 @@ _UPDATE_FACT = (
 
 
 def _field_values(fact: Fact) -> tuple[object, ...]:
-    return fact_field_values(fact, utc)
+    return fact_field_values(fact, FIELD_ENCODING)
 
 
 def check_writes(

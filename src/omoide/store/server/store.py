@@ -26,7 +26,7 @@ from omoide.domain import (
     check_identifier,
 )
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, FactWrite, Hit, TurnWrite
-from omoide.store.fact_fields import check_fact_scope
+from omoide.store.record_fields import check_fact_scope
 from omoide.store.server import episodes, facts, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection

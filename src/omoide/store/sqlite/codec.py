@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from omoide.domain import MetadataValue, as_utc, check_metadata
 from omoide.errors import InvalidInput
+from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import EMOTION_COLUMNS as EMOTION_COLUMNS
 from omoide.store.rows import EPISODE_COLUMNS as EPISODE_COLUMNS
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
@@ -71,3 +72,5 @@ episode_from_row = ROW_DECODER.episode
 fact_from_row = ROW_DECODER.fact
 emotion_from_row = ROW_DECODER.emotion
 tombstone_from_row = ROW_DECODER.tombstone
+
+FIELD_ENCODING = FieldEncoding(time=to_micros, strings=encode_strings, metadata=encode_metadata)

@@ -11,15 +11,15 @@ import apsw
 from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, Vector, check_identifier
 from omoide.errors import InvalidInput, NotFound
 from omoide.store.base import EpisodeFilter, Hit, TurnWrite
+from omoide.store.record_fields import episode_field_values
 from omoide.store.sqlite import keyword_index, vectors
 from omoide.store.sqlite.codec import (
     EMOTION_COLUMNS,
     EPISODE_COLUMNS,
+    FIELD_ENCODING,
     emotion_from_row,
-    encode_metadata,
     encode_strings,
     episode_from_row,
-    optional_micros,
     to_micros,
 )
 from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_one
@@ -72,23 +72,7 @@ def _check_turn(turn: TurnWrite, character_id: str) -> None:
 
 def _episode_values(episode: Episode, scope_id: int) -> tuple[object, ...]:
     """The ``_INSERT_EPISODE`` parameters; validates what the domain type does not."""
-    check_identifier(episode.id, name="episode id")
-    return (
-        episode.id,
-        scope_id,
-        episode.user_message,
-        episode.bot_message,
-        to_micros(episode.recorded_at, name="recorded_at"),
-        episode.importance,
-        episode.emotion,
-        episode.emotion_intensity,
-        encode_strings(episode.topics, name="topics"),
-        episode.scoring.value,
-        optional_micros(episode.last_recalled_at),
-        episode.recall_count,
-        optional_micros(episode.archived_at),
-        encode_metadata(episode.metadata),
-    )
+    return episode_field_values(episode, scope_id, FIELD_ENCODING)
 
 
 def insert_episode(

@@ -21,9 +21,9 @@ import apsw
 from omoide.domain import Fact, MemoryKind, Scope, Vector, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import FactFilter, FactWrite, Hit
-from omoide.store.fact_fields import check_fact_scope, fact_field_values
+from omoide.store.record_fields import check_fact_scope, fact_field_values
 from omoide.store.sqlite import keyword_index, vectors
-from omoide.store.sqlite.codec import FACT_COLUMNS, fact_from_row, to_micros
+from omoide.store.sqlite.codec import FACT_COLUMNS, FIELD_ENCODING, fact_from_row
 from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_one
 from omoide.store.sqlite.filters import fact_record_conditions, fact_vector_conditions
 from omoide.store.sqlite.scopes import character_scopes
@@ -47,7 +47,7 @@ _UPDATE_FACT = (
 
 
 def _field_values(fact: Fact) -> tuple[object, ...]:
-    return fact_field_values(fact, to_micros)
+    return fact_field_values(fact, FIELD_ENCODING)
 
 
 def add_facts(
