@@ -30,6 +30,7 @@ The rules, applied after NFKC normalisation and case folding:
 from __future__ import annotations
 
 import enum
+import re
 import threading
 import unicodedata
 from bisect import bisect_right
@@ -66,6 +67,14 @@ _UNSPACED_RANGES: tuple[tuple[int, int], ...] = (
     (0x20000, 0x323AF),  # CJK Unified Ideographs Extensions B-H, Compatibility Supplement
 )
 _UNSPACED_STARTS = tuple(low for low, _ in _UNSPACED_RANGES)
+_UNSPACED_CLASS = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _UNSPACED_RANGES)
+
+# ``[^\W_]`` is a letter or digit (``str.isalnum``), which is exactly a character of the
+# categories L and N (a test checks every code point). Group 1 is a run of them in a script
+# written without spaces, group 2 a run in any other script.
+_RUN_PATTERN = re.compile(f"((?:(?=[{_UNSPACED_CLASS}])[^\\W_])+)|([^\\W_{_UNSPACED_CLASS}]+)")
+_NON_ASCII_OTHERS = re.compile(r"[^\w\x00-\x7f]")
+"""A character that is not ASCII and not a letter or digit: a combining mark is one."""
 
 
 class _CharacterClass(enum.Enum):
@@ -156,6 +165,23 @@ def _bigrams(run: str) -> list[str]:
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:
+    """Split normalised text into maximal runs of one class: (run, is_unspaced_script).
+
+    One regular expression finds the runs unless the text has a combining mark (they
+    attach to the run before them), which is left to the character-by-character rules.
+    """
+    if not text.isascii() and _has_marks(text):
+        return _runs_by_character(text)
+    return [(unspaced or word, bool(unspaced)) for unspaced, word in _RUN_PATTERN.findall(text)]
+
+
+def _has_marks(text: str) -> bool:
+    """Whether ``text`` has a combining mark (category M)."""
+    category = unicodedata.category
+    return any(category(character)[0] == "M" for character in _NON_ASCII_OTHERS.findall(text))
+
+
+def _runs_by_character(text: str) -> list[tuple[str, bool]]:
     """Split normalised text into maximal runs of one class: (run, is_unspaced_script)."""
     runs: list[tuple[str, bool]] = []
     current: list[str] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from qdrant_client import models
@@ -49,8 +50,19 @@ def _scope_secret(scope_key: str) -> bytes:
 
 
 def term_index(secret: bytes, token: str) -> int:
-    digest = hashlib.blake2b(token.encode("utf-8"), digest_size=4, key=secret).digest()
-    return int.from_bytes(digest, "big")
+    """The 32-bit index of ``token``: its 4-byte blake2b keyed with the scope's secret."""
+    return _term_indices(secret, (token,))[0]
+
+
+def _term_indices(secret: bytes, tokens: Iterable[str]) -> list[int]:
+    """:func:`term_index` of each token, keying the hash once."""
+    keyed = hashlib.blake2b(digest_size=4, key=secret)
+    indices: list[int] = []
+    for token in tokens:
+        hasher = keyed.copy()
+        hasher.update(token.encode("utf-8"))
+        indices.append(int.from_bytes(hasher.digest(), "big"))
+    return indices
 
 
 def document_terms(scope_key: str, text: str, *, stem_words: bool = True) -> SparseTerms:
@@ -60,7 +72,7 @@ def document_terms(scope_key: str, text: str, *, stem_words: bool = True) -> Spa
     """
     secret = _scope_secret(scope_key)
     tokens = analyze_document(text, stem_words=stem_words)
-    counts = Counter(term_index(secret, token) for token in tokens)
+    counts = Counter(_term_indices(secret, tokens))
     norm = K1 * (1 - B + B * len(tokens) / AVERAGE_LENGTH)
     indices = sorted(counts)
     return SparseTerms(
@@ -71,5 +83,5 @@ def document_terms(scope_key: str, text: str, *, stem_words: bool = True) -> Spa
 def query_terms(scope_key: str, text: str) -> SparseTerms:
     """The distinct terms of a query in the scope ``scope_key``, each weighted 1."""
     secret = _scope_secret(scope_key)
-    indices = sorted({term_index(secret, token) for token in analyze_query(text)})
+    indices = sorted(set(_term_indices(secret, analyze_query(text))))
     return SparseTerms(tuple(indices), tuple(1.0 for _ in indices))

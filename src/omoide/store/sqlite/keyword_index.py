@@ -18,8 +18,8 @@ with the record tables (``internal_id``).
 
 from __future__ import annotations
 
-import base64
 import hashlib
+from collections.abc import Iterable
 from typing import Literal
 
 import apsw
@@ -32,24 +32,76 @@ _DIGEST_BYTES = 8
 
 
 def term_digest(scope_id: int, token: str) -> str:
-    """A lowercase base32 digest of ``token`` keyed by the scope id."""
-    digest = hashlib.blake2b(
-        token.encode("utf-8"), digest_size=_DIGEST_BYTES, key=str(scope_id).encode("ascii")
-    ).digest()
-    return base64.b32encode(digest).decode("ascii").rstrip("=").lower()
+    """A lowercase base32 digest of ``token`` keyed by the scope id.
+
+    The same string as ``base64.b32encode(blake2b(token, digest_size=8, key=scope id))``
+    without its padding, lowercased.
+    """
+    return _digest_words(scope_id, (token,))
 
 
 def document_terms(scope_id: int, text: str) -> str:
     """The space-separated digests to index for ``text``."""
-    return " ".join(term_digest(scope_id, token) for token in analyze_document(text))
+    return _digest_words(scope_id, analyze_document(text))
 
 
 def match_expression(scope_id: int, text: str) -> str | None:
     """An FTS5 query ORing the digests of ``text``'s tokens; None when it has no tokens."""
-    digests = dict.fromkeys(term_digest(scope_id, token) for token in analyze_query(text))
-    if not digests:
+    words = _digest_words(scope_id, analyze_query(text))
+    if not words:
         return None
-    return " OR ".join(_string_literal(digest) for digest in digests)
+    return " OR ".join(_string_literal(digest) for digest in dict.fromkeys(words.split(" ")))
+
+
+def _digest_words(scope_id: int, tokens: Iterable[str]) -> str:
+    """The space-separated :func:`term_digest` of each token, keying the hash once."""
+    keyed = hashlib.blake2b(digest_size=_DIGEST_BYTES, key=str(scope_id).encode("ascii"))
+    digests: list[bytes] = []
+    for token in tokens:
+        hasher = keyed.copy()
+        hasher.update(token.encode("utf-8"))
+        digests.append(hasher.digest())
+    return _base32_words(digests)
+
+
+def _base32_words(digests: list[bytes]) -> str:
+    """Each 8-byte digest in lowercase base32 without padding (13 characters), space-separated.
+
+    ``base64.b32encode`` is pure Python and cost most of the indexing time, so this spreads
+    all the digests' 5-bit groups into bytes at once with big-integer arithmetic, then maps
+    the bytes to letters with one ``bytes.translate``. Each digest gets a 128-bit lane:
+    its 64 bits, shifted left by one (base32 pads the 65th bit with a zero), are 13 groups
+    of 5 bits, which four mask-and-shift steps move into the lane's last 13 bytes
+    (40 | 40 bits -> 20 | 20 -> 10 | 10 -> 5 | 5). Adding 64 to those bytes and 32 (a
+    space) to the first byte, and deleting the two zero bytes between, gives
+    " digest digest ...".
+    """
+    count = len(digests)
+    if not count:
+        return ""
+    lanes = int.from_bytes(_LANE_PAD + _LANE_PAD.join(digests), "big") << 1
+    for keep, shift in _SPREAD_STEPS:
+        mask = int.from_bytes(keep * count, "big")
+        lanes = (lanes & mask) | ((lanes & ~mask) << shift)
+    lanes += int.from_bytes(_LANE_OFFSETS * count, "big")
+    return lanes.to_bytes(16 * count, "big").translate(_LANE_LETTERS, b"\0").decode("ascii")[1:]
+
+
+def _lane_mask(unit_bits: int, kept_bits: int) -> bytes:
+    """A 16-byte lane whose every ``unit_bits``-bit unit has its low ``kept_bits`` bits set."""
+    unit = (1 << kept_bits) - 1
+    return sum(unit << offset for offset in range(0, 128, unit_bits)).to_bytes(16, "big")
+
+
+_LANE_PAD = bytes(_DIGEST_BYTES)
+_SPREAD_STEPS = (
+    (_lane_mask(128, 40), 24),
+    (_lane_mask(64, 20), 12),
+    (_lane_mask(32, 10), 6),
+    (_lane_mask(16, 5), 3),
+)
+_LANE_OFFSETS = bytes([ord(" "), 0, 0] + [64] * 13)
+_LANE_LETTERS = bytes(range(64)) + b"abcdefghijklmnopqrstuvwxyz234567" + bytes(range(96, 256))
 
 
 def _string_literal(term: str) -> str:
