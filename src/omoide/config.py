@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     embedder_api_key: SecretStr | None = None
     embedder_dimensions: int | None = Field(default=None, ge=1, le=16384)
     embedder_threads: int = Field(default=1, ge=1, le=64)
+    embedder_worker: bool = True
+    """Local models (USE, e5) embed large document batches in a worker process."""
     query_cache_size: int = Field(default=512, ge=0)
     query_cache_seconds: float = Field(default=300.0, ge=0)
 
@@ -55,6 +57,9 @@ class Settings(BaseSettings):
     characters_dirs: list[Path] = Field(default_factory=list)
     history_turns: int = Field(default=10, ge=0, le=200)
 
+    fact_batch_limit: int = Field(default=256, ge=0, le=100_000)
+    """Batched writes keep viewers' facts with one read and one write while a viewer has at
+    most this many current facts (more: by searches, turn by turn); 0 turns it off."""
     weight_relevance: float = Field(default=1.0, ge=0)
     weight_recency: float = Field(default=0.1, ge=0)
     weight_importance: float = Field(default=0.25, ge=0)

@@ -6,8 +6,9 @@ imported lazily with an error that names the extra to install.
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -78,6 +79,9 @@ class Omoide:
     keys: KeyStore
     """API keys: ``data_dir/keys.json`` in the embedded profile; the server store's
     PostgreSQL in the server profile, shared by every instance."""
+    owned_embedder: Embedder | None = None
+    """The embedder built from the settings (closed with the rest); one handed to
+    :func:`build` stays its caller's to close."""
 
     async def aclose(self) -> None:
         await self.drainer.drain_all()
@@ -85,7 +89,7 @@ class Omoide:
         self.queue.close()
         self.states.close()
         self.growth.close()
-        for resource in (self.chat_model, self.embedder):
+        for resource in (self.chat_model, self.owned_embedder):
             close = getattr(resource, "aclose", None)
             if close is not None:
                 await close()
@@ -105,17 +109,22 @@ def memory_config(settings: Settings) -> MemoryConfig:
 
 
 async def build_embedder(settings: Settings) -> Embedder:
-    """The embedder named by ``settings.embedder``, unwrapped (no query cache)."""
+    """The embedder named by ``settings.embedder``, without the query cache; a local model
+    embeds large document batches in a worker process unless ``embedder_worker`` is off."""
     model = settings.embedder_model
     match settings.embedder:
         case "use":
             from omoide.embed.use import USEEmbedder
 
-            return USEEmbedder(threads=settings.embedder_threads)
+            return _local_model(
+                settings, functools.partial(USEEmbedder, threads=settings.embedder_threads)
+            )
         case "e5":
             from omoide.embed.e5 import E5Embedder
 
-            return E5Embedder(threads=settings.embedder_threads)
+            return _local_model(
+                settings, functools.partial(E5Embedder, threads=settings.embedder_threads)
+            )
         case "hashing":
             from omoide.embed.hashing import HashingEmbedder
 
@@ -142,6 +151,16 @@ async def build_embedder(settings: Settings) -> Embedder:
                 base_url=settings.embedder_url or "https://api.openai.com/v1",
                 api_key=key.get_secret_value() if key else None,
             )
+
+
+def _local_model(settings: Settings, factory: Callable[[], Embedder]) -> Embedder:
+    """``factory``'s model, with a worker process for large document batches if enabled."""
+    inner = factory()
+    if not settings.embedder_worker:
+        return inner
+    from omoide.embed.process import WorkerProcessEmbedder
+
+    return WorkerProcessEmbedder(inner, factory)
 
 
 def build_chat_model(settings: Settings) -> ChatModel | None:
@@ -313,6 +332,7 @@ async def build(
     metrics = Metrics()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     base_embedder = embedder or await build_embedder(settings)
+    owned_embedder = None if embedder is not None else base_embedder
     query_embedder = CachedQueryEmbedder(
         base_embedder,
         max_entries=settings.query_cache_size,
@@ -330,6 +350,7 @@ async def build(
         embedder=query_embedder,
         duplicate_threshold=duplicate.threshold,
         metrics=metrics,
+        batch_limit=settings.fact_batch_limit,
     )
     scorer = ImportanceScorer(
         llm=model if settings.llm_importance and settings.uses_real_llm else None,
@@ -396,4 +417,5 @@ async def build(
         growth=growth,
         identity=identity,
         keys=build_key_store(settings, store),
+        owned_embedder=owned_embedder,
     )

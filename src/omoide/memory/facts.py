@@ -45,17 +45,13 @@ from omoide.memory.extraction import (
     decide,
     find_facts,
 )
+from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchTurn, keep_batch
+from omoide.memory.fact_updates import confirmed_fact, contradicted_fact, new_fact
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
 
-CONFIRMATION_GAIN = 0.2
-"""On confirmation, confidence moves this share of the way to 1.0 (diminishing returns)."""
 MAX_FACT_CHARS = 500
-
-
-def confirmed_confidence(confidence: float) -> float:
-    return min(1.0, confidence + (1.0 - confidence) * CONFIRMATION_GAIN)
 
 
 def foreseen_candidates(
@@ -99,7 +95,11 @@ class FactKeeper:
         duplicate_threshold: float,
         metrics: Metrics,
         related_limit: int = 10,
+        batch_limit: int = DEFAULT_BATCH_LIMIT,
     ) -> None:
+        if batch_limit < 0:
+            raise InvalidInput(f"batch_limit must be at least 0 (got {batch_limit})")
+        self._batch_limit = batch_limit
         self._store = store
         self._embedder = embedder
         self._duplicate_threshold = duplicate_threshold
@@ -123,6 +123,24 @@ class FactKeeper:
         for hit in [*by_vector, *by_words]:
             seen.setdefault(hit.item.id, hit.item)
         return RelatedFacts(tuple(seen.values()), complete=False)
+
+    async def learn_from_batch(
+        self, character_id: str, turns: Sequence[BatchTurn]
+    ) -> list[list[FactChange] | None]:
+        """Keep the facts rules found in ``turns`` with one read and one write
+        (:mod:`omoide.memory.fact_batch`); ``None`` for a turn to keep with
+        :meth:`learn_from` (a viewer with more than ``batch_limit`` current facts, a failed
+        read or write, or ``batch_limit`` 0)."""
+        if self._batch_limit == 0:
+            return [None] * len(turns)
+        return await keep_batch(
+            self._store,
+            character_id,
+            turns,
+            limit=self._batch_limit,
+            duplicate_threshold=self._duplicate_threshold,
+            metrics=self._metrics,
+        )
 
     async def learn_from(
         self,
@@ -244,7 +262,7 @@ class FactKeeper:
         sources: tuple[str, ...],
         at: datetime,
     ) -> FactChange:
-        fact = self._new_fact(scope, candidate, sources, at)
+        fact = new_fact(scope, candidate, sources, at)
         await self._store.add_facts(scope, [FactWrite(fact, vector)])
         return FactChange("add", fact.id, fact.text)
 
@@ -259,14 +277,7 @@ class FactKeeper:
         return None
 
     async def _confirm(self, scope: Scope, fact: Fact, sources: tuple[str, ...]) -> FactChange:
-        merged_sources = tuple(dict.fromkeys([*fact.source_episode_ids, *sources]))
-        confirmed = replace(
-            fact,
-            confirmation_count=fact.confirmation_count + 1,
-            confidence=confirmed_confidence(fact.confidence),
-            trust=TrustState.CONFIRMED,
-            source_episode_ids=merged_sources,
-        )
+        confirmed = confirmed_fact(fact, sources)
         await self._store.update_fact(scope, confirmed, vector=None)
         return FactChange("confirm", fact.id, fact.text)
 
@@ -279,31 +290,13 @@ class FactKeeper:
         sources: tuple[str, ...],
         at: datetime,
     ) -> FactChange:
-        new = replace(self._new_fact(scope, candidate, sources, at), supersedes=old.id)
+        new = replace(new_fact(scope, candidate, sources, at), supersedes=old.id)
         await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
         return FactChange("update", new.id, new.text, replaced_fact_id=old.id)
 
     async def _contradict(self, scope: Scope, fact: Fact, at: datetime) -> FactChange:
-        closed = replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
-        await self._store.update_fact(scope, closed, vector=None)
+        await self._store.update_fact(scope, contradicted_fact(fact, at), vector=None)
         return FactChange("delete", fact.id, fact.text)
-
-    @staticmethod
-    def _new_fact(
-        scope: Scope, candidate: FactCandidate, sources: tuple[str, ...], at: datetime
-    ) -> Fact:
-        return Fact(
-            id=new_id(),
-            scope=scope,
-            text=candidate.text,
-            category=candidate.category,
-            confidence=candidate.confidence,
-            salience=candidate.salience,
-            recorded_at=at,
-            valid_from=at,
-            trust=candidate.trust,
-            source_episode_ids=sources,
-        )
 
     async def _embed_one(self, text: str) -> Vector:
         matrix = await self._embedder.embed_documents([text])
@@ -330,7 +323,7 @@ class FactKeeper:
             salience=check_unit_interval(salience, name="salience"),
             trust=TrustState.CONFIRMED,
         )
-        fact = self._new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
+        fact = new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
         await self._store.add_facts(scope, [FactWrite(fact, await self._embed_one(fact.text))])
         return fact
 

@@ -5,8 +5,11 @@ are safe on disk, so a failing extractor can never lose an exchange.
 
 A batch embeds its episodes in one call (each distinct text once) and the facts rules
 will propose for them in a few more, which run while the episodes are written and the
-facts of earlier turns are kept (:mod:`omoide.memory.fact_vectors`). Fact keeping runs turn
-by turn in batch order, so a later turn of a viewer sees the facts of an earlier one.
+facts of earlier turns are kept (:mod:`omoide.memory.fact_vectors`). Through
+:meth:`Rememberer.remember_batches` the next batch's fact texts are embedded with its
+episodes, while the current batch is written, so its commit has nothing left to embed.
+Fact keeping runs turn by turn in batch order, so a later turn of a viewer sees the facts
+of an earlier one.
 """
 
 from __future__ import annotations
@@ -32,10 +35,11 @@ from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.config import WriteConfig
 from omoide.memory.extraction import FactCandidate, FactExtractor
+from omoide.memory.fact_batch import BatchTurn
 from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
 from omoide.memory.facts import FactKeeper, foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
-from omoide.memory.turns import StoredTurn, TurnInput
+from omoide.memory.turns import FactChange, StoredTurn, TurnInput
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore, TurnWrite
 
@@ -107,7 +111,7 @@ class Rememberer:
         results: list[list[StoredTurn]] = []
         if not batches:
             return results
-        prepared = await self._prepare(character_id, batches[0])
+        prepared = await self._prepare(character_id, batches[0], fact_texts=True)
         for upcoming in batches[1:]:
             stored, prepared = await self._commit_while_preparing(character_id, prepared, upcoming)
             results.append(stored)
@@ -123,7 +127,7 @@ class Rememberer:
 
         async def prepare() -> None:
             try:
-                prepared.append(await self._prepare(character_id, upcoming))
+                prepared.append(await self._prepare(character_id, upcoming, fact_texts=True))
             except OmoideError as exc:
                 later.append(exc)
 
@@ -141,8 +145,11 @@ class Rememberer:
             raise later[0]
         return stored, prepared[0]
 
-    async def _prepare(self, character_id: str, turns: Sequence[TurnInput]) -> _Prepared:
-        """Check, score and embed a batch's episodes; nothing is written."""
+    async def _prepare(
+        self, character_id: str, turns: Sequence[TurnInput], *, fact_texts: bool = False
+    ) -> _Prepared:
+        """Check, score and embed a batch's episodes (with ``fact_texts``, also the texts of
+        the facts rules will propose, into the fact-vector cache); nothing is written."""
         check_identifier(character_id, name="character_id")
         for turn in turns:
             if turn.scope.character_id != character_id:
@@ -150,7 +157,27 @@ class Rememberer:
                 raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
         planned = [await self._plan(turn) for turn in turns]
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
+        if fact_texts:
+            await self._embed_fact_texts(planned)
         return _Prepared(tuple(planned), vectors)
+
+    async def _embed_fact_texts(self, planned: Sequence[_Planned]) -> None:
+        """Embed the batch's foreseen fact texts that are not cached yet, in one call.
+
+        A failure is only logged: the commit's :class:`FactTextPipeline` embeds what is
+        missing again and fails the fact keeping of the turns that need it, never the turns.
+        """
+        texts = list(dict.fromkeys(text for plan in planned for text in plan.fact_texts))
+        cached = self._fact_vectors.found(texts)
+        missing = [text for text in texts if text not in cached]
+        if not missing:
+            return
+        try:
+            matrix = await self._embedder.embed_documents(missing)
+        except OmoideError as exc:
+            logger.info("fact texts not embedded ahead of their batch: %s", exc)
+            return
+        self._fact_vectors.keep({text: matrix[row] for row, text in enumerate(missing)})
 
     async def _commit(self, character_id: str, prepared: _Prepared) -> list[StoredTurn]:
         """Write a prepared batch in one transaction, then keep its viewers' facts."""
@@ -161,7 +188,7 @@ class Rememberer:
         )
         if not pipeline.calls:  # every fact text known already: nothing to overlap
             await self._store.write_turns(character_id, writes)
-            return await self._after_write(planned, vectors, pipeline)
+            return await self._after_write(character_id, planned, vectors, pipeline)
         failure: OmoideError | None = None
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(pipeline.run)
@@ -171,7 +198,7 @@ class Rememberer:
                 failure = exc
                 tasks.cancel_scope.cancel()
             else:
-                stored = await self._after_write(planned, vectors, pipeline)
+                stored = await self._after_write(character_id, planned, vectors, pipeline)
         if failure is not None:
             raise failure
         return stored
@@ -241,14 +268,42 @@ class Rememberer:
         return writes
 
     async def _after_write(
-        self, planned: Sequence[_Planned], vectors: Mapping[str, Vector], pipeline: FactTextPipeline
+        self,
+        character_id: str,
+        planned: Sequence[_Planned],
+        vectors: Mapping[str, Vector],
+        pipeline: FactTextPipeline,
     ) -> list[StoredTurn]:
         self._metrics.increment("turns.received", len(planned))
         self._metrics.increment("turns.stored", sum(1 for plan in planned if plan.episode))
+        kept = await self._keep_batch_facts(character_id, planned, pipeline)
         return [
-            await self._keep_facts(plan, vectors, pipeline, index)
+            await self._keep_facts(plan, vectors, pipeline, index, kept.get(index))
             for index, plan in enumerate(planned)
         ]
+
+    async def _keep_batch_facts(
+        self, character_id: str, planned: Sequence[_Planned], pipeline: FactTextPipeline
+    ) -> dict[int, list[FactChange]]:
+        """The changes of the turns whose foreseen facts were kept together, by turn index."""
+        indexes, turns = [], []
+        for index, plan in enumerate(planned):
+            if plan.episode is None or not plan.extracts_facts or not plan.foreseen:
+                continue
+            try:
+                text_vectors = await pipeline.vectors_for(index)
+            except OmoideError:  # reported by the per-turn path
+                continue
+            indexes.append(index)
+            turns.append(BatchTurn(plan.episode, plan.foreseen, text_vectors))
+        if not turns:
+            return {}
+        results = await self._facts.learn_from_batch(character_id, turns)
+        return {
+            index: changes
+            for index, changes in zip(indexes, results, strict=True)
+            if changes is not None
+        }
 
     async def _keep_facts(
         self,
@@ -256,6 +311,7 @@ class Rememberer:
         vectors: Mapping[str, Vector],
         pipeline: FactTextPipeline,
         index: int,
+        kept: list[FactChange] | None = None,
     ) -> StoredTurn:
         stored = StoredTurn(
             scope=plan.turn.scope,
@@ -266,6 +322,8 @@ class Rememberer:
             signals=plan.importance.signals,
             recorded_at=plan.recorded_at,
         )
+        if kept is not None:
+            return replace(stored, fact_changes=tuple(kept))
         if plan.episode is None or not plan.extracts_facts or plan.foreseen == ():
             return stored
         try:

@@ -22,6 +22,7 @@ from omoide.domain import (
     Fact,
     FactCategory,
     ForgetReport,
+    Matrix,
     Scope,
     ScopeExport,
     Tombstone,
@@ -61,6 +62,34 @@ class TurnWrite:
 class FactWrite:
     fact: Fact
     vector: Vector
+
+
+@dataclass(frozen=True, slots=True)
+class FactUpdate:
+    """Replace a stored fact's fields, same id and text (a confirmation, a contradiction)."""
+
+    fact: Fact
+
+
+@dataclass(frozen=True, slots=True)
+class FactSupersession:
+    """Close the fact ``old_fact_id`` at ``at`` and add ``replacement`` linked to it."""
+
+    old_fact_id: str
+    replacement: FactWrite
+    at: datetime
+
+
+FactChangeWrite = FactWrite | FactUpdate | FactSupersession
+"""One change of :meth:`MemoryStore.write_fact_changes`; a :class:`FactWrite` adds a fact."""
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentFacts:
+    """A scope's current facts, oldest first, and their vectors (row i is ``facts[i]``'s)."""
+
+    facts: tuple[Fact, ...]
+    vectors: Matrix
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +196,24 @@ class MemoryStore(Protocol):
     async def delete_fact(
         self, scope: Scope, fact_id: str, *, reason: str, at: datetime
     ) -> Tombstone: ...
+
+    async def current_facts(
+        self, scopes: Sequence[Scope], *, limit: int
+    ) -> dict[Scope, CurrentFacts | None]:
+        """Each scope's current facts with their vectors, read together (one transaction);
+        ``None`` for a scope holding more than ``limit`` current facts. A scope never
+        written maps to no facts. Facts come oldest first (recorded_at, then id)."""
+        ...
+
+    async def write_fact_changes(
+        self, character_id: str, changes: Sequence[FactChangeWrite]
+    ) -> None:
+        """Apply changes to the facts of one character's viewers, in order, in one
+        transaction: all or none. A :class:`FactWrite` adds (as :meth:`add_facts`), a
+        :class:`FactUpdate` replaces fields (as :meth:`update_fact` without a new vector), a
+        :class:`FactSupersession` closes and replaces (as :meth:`supersede_fact`); each
+        change's scope is its fact's, and a later change sees the earlier ones."""
+        ...
 
     # --- viewers and characters --------------------------------------------------------
     async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport: ...

@@ -29,14 +29,16 @@ from omoide.domain import (
 )
 from omoide.errors import InvalidInput, NotFound
 from omoide.store.base import (
+    CurrentFacts,
     EmbeddingInfo,
     EpisodeFilter,
+    FactChangeWrite,
     FactFilter,
     FactWrite,
     Hit,
     TurnWrite,
 )
-from omoide.store.sqlite import episodes, facts, viewers
+from omoide.store.sqlite import episodes, fact_changes, facts, viewers
 from omoide.store.sqlite.arguments import (
     check_count,
     check_episode_filter,
@@ -48,6 +50,7 @@ from omoide.store.sqlite.arguments import (
 )
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS, Database, open_database
+from omoide.store.sqlite.fact_changes import check_limit
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
 from omoide.store.sqlite.tombstones import list_tombstones, tombstone_for
@@ -313,6 +316,31 @@ class SqliteMemoryStore:
             _nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
         )
         return tombstone
+
+    async def current_facts(
+        self, scopes: Sequence[Scope], *, limit: int
+    ) -> dict[Scope, CurrentFacts | None]:
+        """Each scope's current facts with their vectors, read in one transaction."""
+        for scope in scopes:
+            check_scope(scope)
+        check_limit(limit)
+        wanted = list(scopes)
+        if not wanted:
+            return {}
+        return await self._database.read(
+            lambda c: fact_changes.current_facts(c, self._space, wanted, limit)
+        )
+
+    async def write_fact_changes(
+        self, character_id: str, changes: Sequence[FactChangeWrite]
+    ) -> None:
+        """Apply fact changes of one character's viewers in order, in one transaction."""
+        check_identifier(character_id, name="character_id")
+        batch = list(changes)
+        if batch:
+            await self._database.write(
+                lambda c: fact_changes.write_fact_changes(c, self._space, character_id, batch)
+            )
 
     # --- viewers and characters --------------------------------------------------------
     async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
