@@ -80,6 +80,7 @@ def test_every_method_touching_memory_takes_a_scope_or_character(name: str) -> N
     parameters = inspect.signature(protocol_members()[name]).parameters
     scoped = {(parameter.name, str(parameter.annotation)) for parameter in parameters.values()} & {
         ("scope", "Scope"),
+        ("scopes", "Sequence[Scope]"),
         ("character_id", "str"),
     }
     assert scoped, f"MemoryStore.{name} can touch memory without a scope"

@@ -25,9 +25,18 @@ from omoide.domain import (
     ViewerSummary,
     check_identifier,
 )
-from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, FactWrite, Hit, TurnWrite
+from omoide.store.base import (
+    CurrentFacts,
+    EmbeddingInfo,
+    EpisodeFilter,
+    FactChangeWrite,
+    FactFilter,
+    FactWrite,
+    Hit,
+    TurnWrite,
+)
 from omoide.store.record_fields import check_fact_scope
-from omoide.store.server import episodes, facts, viewers
+from omoide.store.server import episodes, fact_changes, facts, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
@@ -278,6 +287,22 @@ class ServerMemoryStore:
         missing = nothing_found(f"fact {fact_id!r} not found in scope {scope}")
         await self._engines.change_scope(scope, work, missing)
         return tombstone
+
+    async def current_facts(
+        self, scopes: Sequence[Scope], *, limit: int
+    ) -> dict[Scope, CurrentFacts | None]:
+        """Each scope's current facts with their vectors, read together (one transaction);
+        ``None`` for a scope holding more than ``limit`` current facts. A scope never
+        written maps to no facts. Facts come oldest first (recorded_at, then id)."""
+        return await fact_changes.current_facts(self._engines, scopes, limit)
+
+    async def write_fact_changes(
+        self, character_id: str, changes: Sequence[FactChangeWrite]
+    ) -> None:
+        """Apply changes to the facts of one character's viewers, in order, in one
+        transaction (all or none) and one publish to Qdrant."""
+        checked = fact_changes.check_changes(character_id, list(changes), self.embedding)
+        await fact_changes.write_fact_changes(self._engines, checked)
 
     # --- viewers and characters --------------------------------------------------------
     async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
