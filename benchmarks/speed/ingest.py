@@ -35,6 +35,7 @@ from omoide.wiring import Omoide, build
 logger = logging.getLogger(__name__)
 
 INGEST_VIEWERS = 100
+IN_PROCESS = "embedding in this process"
 INGEST_SEED = 4242
 
 
@@ -124,6 +125,7 @@ async def open_ingest_service(directory: Path, embedder: Embedder) -> Omoide:
 async def measure_ingest(
     *,
     embedder: Embedder,
+    write_embedder: Embedder | None = None,
     work_dir: Path,
     single_turns: int,
     batch_turns: int,
@@ -132,32 +134,58 @@ async def measure_ingest(
     pipelined: bool = True,
 ) -> IngestResult:
     """Single turns, then each batch size as a loop of calls and, with ``pipelined``,
-    through ``store_interaction_batches``; a fresh store per mode."""
+    through ``store_interaction_batches``; a fresh store per mode.
+
+    ``embedder`` is the model alone (the baseline, in this process); ``write_embedder`` is
+    what the service writes with (the default configuration: large batches in a worker
+    process). With both, the largest batch size also runs pipelined with ``embedder`` in
+    the service, to show what the worker adds.
+    """
+    writer = write_embedder or embedder
     generator = ChatGenerator(seed=INGEST_SEED, viewers=INGEST_VIEWERS, timeline=DEFAULT_TIMELINE)
-    plans = [("single", 1, single_turns, False)]
-    plans += [(f"batch-{size}", size, batch_turns, False) for size in batch_sizes]
+    plans = [("single", 1, single_turns, False, writer)]
+    plans += [(f"batch-{size}", size, batch_turns, False, writer) for size in batch_sizes]
     if pipelined:
-        plans += [(f"batch-{size} pipelined", size, batch_turns, True) for size in batch_sizes]
+        plans += [
+            (f"batch-{size} pipelined", size, batch_turns, True, writer) for size in batch_sizes
+        ]
+    if pipelined and writer is not embedder:
+        size = max(batch_sizes)
+        plans.append((f"batch-{size} pipelined, {IN_PROCESS}", size, batch_turns, True, embedder))
+    await writer.embed_documents([f"warm up {index}" for index in range(64)])
     modes = []
-    for name, batch_size, turn_count, through_batches in plans:
-        directory = work_dir / "ingest" / name.replace(" ", "-")
-        timed = TimedEmbedder(embedder)
-        service = await open_ingest_service(directory, timed)
-        try:
-            runs = []
-            for round_number in range(rounds):
-                logger.info("ingest: %s, round %d", name, round_number + 1)
-                turns = generator.turns(turn_count)
-                runs.append(
-                    await _one_round(
-                        service, timed, embedder, turns, batch_size, round_number, through_batches
-                    )
-                )
-            metrics = service.metrics.snapshot()
-            modes.append(_summarise(name, batch_size, through_batches, runs, metrics))
-        finally:
-            await service.aclose()
+    for name, batch_size, turn_count, through_batches, service_embedder in plans:
+        logger.info("ingest: %s", name)
+        runs, metrics = await _one_mode(
+            work_dir / "ingest" / name.replace(" ", "-").replace(",", ""),
+            service_embedder,
+            embedder,
+            [generator.turns(turn_count) for _ in range(rounds)],
+            batch_size,
+            through_batches,
+        )
+        modes.append(_summarise(name, batch_size, through_batches, runs, metrics))
     return IngestResult(viewers=INGEST_VIEWERS, modes=tuple(modes))
+
+
+async def _one_mode(
+    directory: Path,
+    service_embedder: Embedder,
+    baseline: Embedder,
+    rounds: Sequence[Sequence[SyntheticTurn]],
+    batch_size: int,
+    pipelined: bool,
+) -> tuple[list[IngestRun], dict[str, int]]:
+    timed = TimedEmbedder(service_embedder)
+    service = await open_ingest_service(directory, timed)
+    try:
+        runs = [
+            await _one_round(service, timed, baseline, turns, batch_size, number, pipelined)
+            for number, turns in enumerate(rounds)
+        ]
+        return runs, service.metrics.snapshot()
+    finally:
+        await service.aclose()
 
 
 async def _one_round(

@@ -229,6 +229,7 @@ async def _sample(
                 "--output",
                 str(output),
                 "--nonblocking",
+                "--subprocesses",
             ],
             check=True,
         )

@@ -47,9 +47,11 @@ from benchmarks.speed.targets import (
     llm_targets,
     open_targets,
 )
+from omoide.config import Settings
 from omoide.embed.use import USEEmbedder
 from omoide.errors import ConfigError, InvalidInput
 from omoide.store.base import EmbeddingInfo
+from omoide.wiring import build_embedder
 
 if TYPE_CHECKING:
     from benchmarks.speed.qdrant_baseline import QdrantResult
@@ -232,15 +234,24 @@ async def _llm(run: _Run) -> LLMCostResult:
 
 
 async def _ingest(run: _Run) -> IngestResult:
+    """The service writes with the default embedder as the composition root builds it
+    (large batches in a worker process); the baseline is the model alone, here."""
     profile = run.profile
-    return await measure_ingest(
-        embedder=run.embedder,
-        work_dir=run.work_dir,
-        single_turns=profile.ingest_single_turns,
-        batch_turns=profile.ingest_batch_turns,
-        batch_sizes=profile.ingest_batch_sizes,
-        rounds=profile.ingest_rounds,
-    )
+    writer = await build_embedder(Settings(data_dir=run.work_dir))
+    try:
+        return await measure_ingest(
+            embedder=run.embedder,
+            write_embedder=writer,
+            work_dir=run.work_dir,
+            single_turns=profile.ingest_single_turns,
+            batch_turns=profile.ingest_batch_turns,
+            batch_sizes=profile.ingest_batch_sizes,
+            rounds=profile.ingest_rounds,
+        )
+    finally:
+        close = getattr(writer, "aclose", None)
+        if close is not None:
+            await close()
 
 
 async def _context(run: _Run) -> ContextResult:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from benchmarks.speed import formatting
 from benchmarks.speed.context_latency import ContextResult, ContextSize
-from benchmarks.speed.ingest import IngestMode, IngestResult
+from benchmarks.speed.ingest import IN_PROCESS, IngestMode, IngestResult
 from benchmarks.speed.llm_cost import LLMCostResult
 from benchmarks.speed.store_open import OpenMeasurement
 from omoide.errors import InvalidInput
@@ -88,7 +88,7 @@ def ingest_targets(ingest: IngestResult | None) -> list[TargetCheck]:
     """Batched ingest against the embedder, judged on ``store_interaction_batches`` (the
     API a bulk importer should use) when it was measured, else on the loop of calls."""
     modes = [mode for mode in ingest.modes if mode.batch_size > 1] if ingest else []
-    judged = [mode for mode in modes if mode.pipelined] or modes
+    judged = [mode for mode in modes if mode.pipelined and IN_PROCESS not in mode.name] or modes
     checks = [
         TargetCheck(
             f"batched ingest ({mode.batch_size} per call, {_api_of(mode)}) "

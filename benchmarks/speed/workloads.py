@@ -14,7 +14,9 @@ from benchmarks.speed.corpus import CHARACTER_ID, DEFAULT_TIMELINE, viewer_scope
 from benchmarks.speed.ingest import INGEST_VIEWERS, open_ingest_service, to_inputs
 from benchmarks.speed.stats import Stopwatch
 from benchmarks.speed.synthetic import ChatGenerator
+from omoide.config import Settings
 from omoide.embed.use import USEEmbedder
+from omoide.wiring import build_embedder
 
 WARMUP_CALLS = 5
 READY = "ready"
@@ -52,20 +54,28 @@ async def run_context_workload(data_dir: Path, *, seconds: float, viewers: int =
 
 
 async def run_ingest_workload(data_dir: Path, *, seconds: float, batch_size: int) -> int:
-    """Batched ``store_interactions`` into a fresh store in ``data_dir``; returns turns written."""
+    """``store_interaction_batches`` (four batches a call) into a fresh store in ``data_dir``
+    with the default embedder as the composition root builds it (large batches in a worker
+    process); returns turns written."""
     generator = ChatGenerator(seed=11, viewers=INGEST_VIEWERS, timeline=DEFAULT_TIMELINE)
-    service = await open_ingest_service(data_dir, USEEmbedder())
+    embedder = await build_embedder(Settings(data_dir=data_dir))
+    service = await open_ingest_service(data_dir, embedder)
+
+    async def write() -> int:
+        groups = [to_inputs(generator.turns(batch_size)) for _ in range(4)]
+        await service.memory.store_interaction_batches(CHARACTER_ID, groups)
+        return batch_size * len(groups)
+
     try:
-        await service.memory.store_interactions(
-            CHARACTER_ID, to_inputs(generator.turns(batch_size))
-        )
+        await write()
         announce_ready()
         count = 0
         watch = Stopwatch()
         while watch.elapsed() < seconds:
-            turns = to_inputs(generator.turns(batch_size))
-            await service.memory.store_interactions(CHARACTER_ID, turns)
-            count += len(turns)
+            count += await write()
     finally:
         await service.aclose()
+        close = getattr(embedder, "aclose", None)
+        if close is not None:
+            await close()
     return count

@@ -229,6 +229,28 @@ async def test_pipelined_batches_stop_at_the_first_bad_batch_like_a_loop(tmp_pat
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("bad_at", [0, 1, 2, 3])
+async def test_a_bad_batch_anywhere_stops_there_with_the_earlier_ones_stored(
+    tmp_path: Path, bad_at: int
+) -> None:
+    """Batches are scored one ahead of the one being embedded: an error still surfaces
+    only once every batch before it is stored, and nothing after it is written."""
+    app = await open_app(tmp_path, CountingEmbedder())
+    viewers = [Scope("haru", f"viewer-{index}") for index in range(5)]
+    batches = [[TurnInput(viewer, "I love tea", force_store=True)] for viewer in viewers]
+    batches[bad_at] = [TurnInput(Scope("ash", "someone"), "I love tea", force_store=True)]
+    try:
+        with pytest.raises(InvalidInput, match="character"):
+            await app.memory.store_interaction_batches("haru", batches)
+        counts = [
+            await app.store.count_episodes(viewer, where=EpisodeFilter()) for viewer in viewers
+        ]
+        assert counts == [1] * bad_at + [0] * (len(viewers) - bad_at)
+    finally:
+        await app.aclose()
+
+
+@pytest.mark.anyio
 async def test_a_batch_makes_a_bounded_number_of_embedder_calls(tmp_path: Path) -> None:
     embedder = CountingEmbedder()
     app = await open_app(tmp_path, embedder)

@@ -17,6 +17,7 @@ from omoide.errors import BackendUnavailable
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.memory.turns import TurnInput, TurnState
 from omoide.store.base import EpisodeFilter
+from omoide.store.keywords import cached_word_count
 from omoide.store.sqlite.connection import open_connection
 from omoide.wiring import Omoide, build
 
@@ -288,3 +289,13 @@ async def test_a_reply_does_not_wait_for_the_stores_writer(app: Omoide) -> None:
 
     episode = await app.store.get_episode(MINJUN, recalled)
     assert (episode.recall_count, episode.last_recalled_at) == (1, START)
+
+
+@pytest.mark.anyio
+async def test_forgetting_a_viewer_also_empties_the_analyzers_word_cache(app: Omoide) -> None:
+    scope = Scope("haru", "forgettable")
+    await app.memory.store_interaction(scope, "I adore skateboarding with Maximilian", "wow")
+    await app.memory.retrieve_context(scope, "skateboarding adventures")
+    assert cached_word_count() > 0
+    await app.memory.forget_viewer(scope)
+    assert cached_word_count() == 0

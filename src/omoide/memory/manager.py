@@ -26,6 +26,7 @@ from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn, TurnInput, TurnState
 from omoide.store.base import FactFilter, MemoryStore
+from omoide.store.keywords import forget_cached_words
 
 
 class MemoryManager:
@@ -209,7 +210,10 @@ class MemoryManager:
     async def forget_viewer(
         self, scope: Scope, *, reason: str = "forgotten by request"
     ) -> ForgetReport:
-        return await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
+        """Delete everything of ``scope``; the keyword analyzer's cache of words goes too."""
+        report = await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
+        forget_cached_words()
+        return report
 
     async def export_viewer(self, scope: Scope) -> ScopeExport:
         await self.flush_reinforcements()

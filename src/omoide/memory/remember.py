@@ -69,6 +69,10 @@ class _Prepared:
     vectors: Mapping[str, Vector]
 
 
+_Planning = tuple[_Planned, ...] | OmoideError
+"""A batch scored and checked, or why it could not be."""
+
+
 class Rememberer:
     """Remembers exchanges for the viewers of characters."""
 
@@ -112,54 +116,84 @@ class Rememberer:
         if not batches:
             return results
         prepared = await self._prepare(character_id, batches[0], fact_texts=True)
-        for upcoming in batches[1:]:
-            stored, prepared = await self._commit_while_preparing(character_id, prepared, upcoming)
+        upcoming = await self._planning(character_id, batches[1]) if len(batches) > 1 else ()
+        for index in range(1, len(batches)):
+            following = batches[index + 1] if index + 1 < len(batches) else None
+            stored, prepared, upcoming = await self._commit_while_preparing(
+                character_id, prepared, upcoming, following
+            )
             results.append(stored)
         results.append(await self._commit(character_id, prepared))
         return results
 
     async def _commit_while_preparing(
-        self, character_id: str, current: _Prepared, upcoming: Sequence[TurnInput]
-    ) -> tuple[list[StoredTurn], _Prepared]:
-        """Commit ``current`` and prepare ``upcoming`` at once; errors in commit order."""
-        prepared: list[_Prepared] = []
+        self,
+        character_id: str,
+        current: _Prepared,
+        upcoming: _Planning,
+        following: Sequence[TurnInput] | None,
+    ) -> tuple[list[StoredTurn], _Prepared, _Planning]:
+        """Commit ``current`` and then plan ``following`` while ``upcoming`` is embedded (the
+        model never waits for planning); errors surface in commit order."""
+        embedded: list[_Prepared] = []
         later: list[OmoideError] = []
 
-        async def prepare() -> None:
+        async def embed() -> None:
             try:
-                prepared.append(await self._prepare(character_id, upcoming, fact_texts=True))
+                if isinstance(upcoming, OmoideError):
+                    raise upcoming
+                embedded.append(await self._embed_planned(upcoming, fact_texts=True))
             except OmoideError as exc:
                 later.append(exc)
 
         failure: OmoideError | None = None
+        planned: _Planning = ()
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(prepare)
+            tasks.start_soon(embed)
             try:
                 stored = await self._commit(character_id, current)
             except OmoideError as exc:
                 failure = exc
                 tasks.cancel_scope.cancel()
+            else:
+                if following is not None:
+                    planned = await self._planning(character_id, following)
         if failure is not None:
             raise failure
         if later:
             raise later[0]
-        return stored, prepared[0]
+        return stored, embedded[0], planned
+
+    async def _planning(self, character_id: str, turns: Sequence[TurnInput]) -> _Planning:
+        """:meth:`_plan_batch`, its error kept to be raised when the batch's turn comes."""
+        try:
+            return await self._plan_batch(character_id, turns)
+        except OmoideError as exc:
+            return exc
 
     async def _prepare(
         self, character_id: str, turns: Sequence[TurnInput], *, fact_texts: bool = False
     ) -> _Prepared:
         """Check, score and embed a batch's episodes (with ``fact_texts``, also the texts of
         the facts rules will propose, into the fact-vector cache); nothing is written."""
+        planned = await self._plan_batch(character_id, turns)
+        return await self._embed_planned(planned, fact_texts=fact_texts)
+
+    async def _plan_batch(
+        self, character_id: str, turns: Sequence[TurnInput]
+    ) -> tuple[_Planned, ...]:
         check_identifier(character_id, name="character_id")
         for turn in turns:
             if turn.scope.character_id != character_id:
                 other = turn.scope.character_id
                 raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
-        planned = [await self._plan(turn) for turn in turns]
+        return tuple([await self._plan(turn) for turn in turns])
+
+    async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
         if fact_texts:
             await self._embed_fact_texts(planned)
-        return _Prepared(tuple(planned), vectors)
+        return _Prepared(planned, vectors)
 
     async def _embed_fact_texts(self, planned: Sequence[_Planned]) -> None:
         """Embed the batch's foreseen fact texts that are not cached yet, in one call.

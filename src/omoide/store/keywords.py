@@ -132,16 +132,32 @@ def _unchanged(token: str) -> str:
     return token
 
 
-@lru_cache(maxsize=65536)
 def stem(token: str) -> str:
     """The English Snowball stem of a token of ASCII letters; any other token unchanged."""
     if not (token.isascii() and token.isalpha()):
         return token
+    return _english_stem(token)
+
+
+@lru_cache(maxsize=65536)
+def _english_stem(token: str) -> str:
+    """Cached: a Snowball stem costs ~18 us. Only ASCII words are held, and
+    :func:`forget_cached_words` drops them when a viewer or character is forgotten."""
     stemmer = getattr(_STEMMERS, "english", None)
     if stemmer is None:
         stemmer = snowballstemmer.stemmer("english")
         _STEMMERS.english = stemmer
     return str(stemmer.stemWord(token))
+
+
+def cached_word_count() -> int:
+    """How many words the stemmer cache holds now."""
+    return _english_stem.cache_info().currsize
+
+
+def forget_cached_words() -> None:
+    """Drop every word the stemmer cache holds (called when memory is forgotten)."""
+    _english_stem.cache_clear()
 
 
 QUERY_STOP_WORDS = frozenset(
