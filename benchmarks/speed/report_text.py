@@ -18,22 +18,28 @@ CONTEXT_LIMITS = (
 )
 INGEST_METHOD = (
     "Default configuration without an LLM (rule importance, rule fact extraction), "
-    "{viewers} viewers, a fresh store per mode. The embedder row embeds the same stored "
-    "texts in the same batches, alone, in the same rounds (order alternating)."
+    "{viewers} viewers, a fresh store per mode. The service writes with the default "
+    "embedder as the composition root builds it (USE; large document batches embedded in a "
+    "worker process); the embedder row is the model alone, in this process, embedding the "
+    "same stored texts in the same batches in the same rounds (order alternating)."
 )
 INGEST_NOTE = (
     'Medians over rounds. "batch-N" calls `store_interactions` once per batch; "batch-N '
     'pipelined" hands every batch to `store_interaction_batches` (same transactions, the '
-    "next batch embedded while the current one is written). The target (≥ 80 % of the "
-    "embedder) is judged on the pipelined rows: that is the API a bulk importer should use. "
-    '"Texts embedded per stored turn" above 1 counts the texts of new facts, embedded a '
-    "batch at a time; embedding's share passes 100 % when calls overlap (pipelined: one "
-    "batch's episodes and the previous one's fact texts)."
+    "next batch embedded while the current one is written and its facts kept, the one "
+    "after scored meanwhile). The target (≥ 80 % of the embedder) is judged on the "
+    'pipelined rows: that is the API a bulk importer should use; the row "embedding in '
+    'this process" turns the worker off (`OMOIDE_EMBEDDER_WORKER=false`) to show what it '
+    'adds. "Texts embedded per stored turn" above 1 counts the texts of new facts; '
+    "embedding's share passes 100 % when calls overlap."
 )
 INGEST_LIMITS = (
-    "**What limits these numbers.** The embedder runs on one thread (the default); the "
-    "store's writes and the model share two cores. Fact extraction's work grows with the "
-    "facts each viewer has, so longer runs see slightly lower rates."
+    "**What limits these numbers.** Two cores: the model takes one (in the worker), the "
+    "write path's own work (rules, keyword indexing, SQLite, the batch's fact read and "
+    "write) the other; the first batch is embedded before anything can be written and the "
+    "last one is written after the model is done, and the model runs slower while the "
+    "other core's work shares memory bandwidth with it. Anything else running on the "
+    "machine takes from the two cores both pipelines need."
 )
 INGEST_HEADERS = [
     "mode", "ingest", "embedder alone", "ingest ÷ embedder",
