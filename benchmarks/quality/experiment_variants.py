@@ -10,9 +10,13 @@ import math
 import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
 
+from benchmarks.quality.contextual import CONTEXTUAL, STORE_VECTORS, vector_hits
 from benchmarks.quality.fast_rank import Fuse
 from benchmarks.quality.harness import STORE_KEYWORDS, Pool, unit_of
+from benchmarks.quality.neighbours import Rerank, Timelines, expand, neighbour_order, propagate
 from benchmarks.quality.systems import omoide_ranking
 from benchmarks.quality.variants import fuse_max_scaled
 from omoide.errors import ConfigError
@@ -22,6 +26,9 @@ from omoide.memory.ranking import FusionConfig, FusionMethod, RankingWeights, fu
 CANDIDATES = 50
 """Hits per list in the quality benchmark (``benchmarks.quality.systems.CANDIDATES``)."""
 DEPTH = 50
+NEIGHBOUR_WEIGHTS = (0.1, 0.2, 0.3, 0.5)
+EXPANSIONS = ((3, 0.3), (3, 0.4), (3, 0.5), (3, 0.6), (3, 0.8), (5, 0.5), (10, 0.5))
+"""(N, F) of the ``exN fF`` variants."""
 
 LEGEND = (
     "Each variant is omoide's recall ranking (weighted-sum fusion v0.5/k0.5 of the two "
@@ -32,7 +39,19 @@ LEGEND = (
     "`cN` N hits per search, `vX` vector weight X (keyword 1 - X), `rrfK` reciprocal-rank "
     "fusion with k = K, `max` each list divided by its best score, `z` each list as "
     "z-scores, `kmax` the keyword list divided by its best score, `relonly` relevance "
-    "alone, `imp0` no importance."
+    "alone, `imp0` no importance. Conversation neighbours (each episode's timeline "
+    "neighbours: the episodes of the same scope recorded just before and just after it, "
+    "none after the question): `nbL` every candidate's ranking total plus L x the best "
+    "total among its neighbours (neighbours outside the candidates count 0; the product "
+    "would look up the neighbours' ids of its ~100 candidates by time, no text or vectors), "
+    "`gap1h` only neighbours recorded within an hour of the episode, `exN fF` the neighbours "
+    "of the N best candidates join the candidates (or are raised) with F x that candidate's "
+    "total (the product would fetch up to 2N more episodes by time). Sections marked "
+    'contextual vectors rank a fresh ingestion whose units are also embedded as "previous '
+    "unit's text + own text\" (previous by recorded time in the scope, within an hour; "
+    "keyword index unchanged): `ctx vector` that vector search alone, `ctx` it in place of "
+    "the store's vector search (the product would embed the previous episode with each new "
+    "one at write time, about twice the tokens, and nothing more per query)."
 )
 
 
@@ -49,6 +68,7 @@ def omoide(
     weights: RankingWeights | None = None,
     candidates: int = CANDIDATES,
     fuse: Fuse = fuse_relevance,
+    vectors: str = STORE_VECTORS,
 ) -> Callable[[Pool], list[str]]:
     config = MemoryConfig(
         ranking=weights or RankingWeights(),
@@ -58,7 +78,7 @@ def omoide(
 
     def order(pool: Pool) -> list[str]:
         keyword = pool.keyword_hits(keywords)
-        vector, keyword = pool.vector[:candidates], keyword[:candidates]
+        vector, keyword = vector_hits(pool, vectors)[:candidates], keyword[:candidates]
         return omoide_ranking(vector, keyword, config, pool, fuse)[:DEPTH]
 
     return order
@@ -74,6 +94,10 @@ def keyword_only(keywords: str) -> Callable[[Pool], list[str]]:
 
 def vector_only(pool: Pool) -> list[str]:
     return [unit_of(hit.item) for hit in pool.vector[:DEPTH]]
+
+
+def contextual_only(pool: Pool) -> list[str]:
+    return [unit_of(hit.item) for hit in vector_hits(pool, CONTEXTUAL)[:DEPTH]]
 
 
 def fuse_z_scores(
@@ -138,7 +162,75 @@ def rrf(k: int) -> FusionConfig:
     return FusionConfig(method=FusionMethod.RECIPROCAL_RANK, rrf_k=k)
 
 
-def all_variants() -> list[Variant]:
+def reranked(
+    found: Timelines,
+    rerank: Rerank,
+    *,
+    max_gap: timedelta | None = None,
+    fusion: FusionConfig | None = None,
+    vectors: str = STORE_VECTORS,
+) -> Callable[[Pool], list[str]]:
+    """Today's ranking (or with ``fusion``, or over ``vectors``) re-ranked by ``rerank``
+    with conversation neighbours (:mod:`.neighbours`)."""
+    config = MemoryConfig(
+        fusion=fusion or FusionConfig(),
+        recall=RecallConfig(episode_candidates=CANDIDATES, episodes_in_context=2 * CANDIDATES),
+    )
+    return neighbour_order(
+        found,
+        rerank,
+        config,
+        keyword_source=STORE_KEYWORDS,
+        vector_source=vectors,
+        depth=DEPTH,
+        max_gap=max_gap,
+    )
+
+
+def propagation(weight: float) -> Rerank:
+    return partial(propagate, weight=weight)
+
+
+def expansion(top: int, fraction: float) -> Rerank:
+    return partial(expand, top=top, fraction=fraction)
+
+
+def neighbour_variants(found: Timelines) -> list[Variant]:
+    hour = timedelta(hours=1)
+    return [
+        *(
+            Variant(f"nb{weight:g}", reranked(found, propagation(weight)))
+            for weight in NEIGHBOUR_WEIGHTS
+        ),
+        Variant("nb0.3 gap1h", reranked(found, propagation(0.3), max_gap=hour)),
+        *(
+            Variant(f"ex{top} f{fraction:g}", reranked(found, expansion(top, fraction)))
+            for top, fraction in EXPANSIONS
+        ),
+        Variant("v0.3 nb0.3", reranked(found, propagation(0.3), fusion=split(0.3))),
+        Variant("v0.3 ex3 f0.5", reranked(found, expansion(3, 0.5), fusion=split(0.3))),
+        Variant("v0.3 ex3 f0.4", reranked(found, expansion(3, 0.4), fusion=split(0.3))),
+    ]
+
+
+def contextual_variants(found: Timelines) -> list[Variant]:
+    """Variants over pools that carry contextual vector hits (:mod:`.contextual`)."""
+    return [
+        Variant("bm25", keyword_only(STORE_KEYWORDS)),
+        Variant("vector", vector_only),
+        Variant("ctx vector", contextual_only),
+        Variant("today", omoide()),
+        Variant("v0.3", omoide(fusion=split(0.3))),
+        Variant("ctx", omoide(vectors=CONTEXTUAL)),
+        Variant("ctx v0.3", omoide(vectors=CONTEXTUAL, fusion=split(0.3))),
+        Variant("ctx v0.7", omoide(vectors=CONTEXTUAL, fusion=split(0.7))),
+        Variant("ex3 f0.5", reranked(found, expansion(3, 0.5))),
+        Variant("ctx ex3 f0.5", reranked(found, expansion(3, 0.5), vectors=CONTEXTUAL)),
+    ]
+
+
+def all_variants(found: Timelines | None = None) -> list[Variant]:
+    """Every variant; the neighbour variants rank only pools whose scope is in ``found``."""
     return [
         Variant("bm25", keyword_only(STORE_KEYWORDS)),
         Variant("bm25 unstemmed", keyword_only("unstemmed")),
@@ -168,12 +260,13 @@ def all_variants() -> list[Variant]:
         Variant("kmax", omoide(fuse=fuse_keywords_max_scaled)),
         Variant("kmax c100", omoide(fuse=fuse_keywords_max_scaled, candidates=100)),
         Variant("kmax v0.4", omoide(fuse=fuse_keywords_max_scaled, fusion=split(0.4))),
+        *neighbour_variants(found or {}),
     ]
 
 
-def chosen(names: str) -> list[Variant]:
+def chosen(names: str, found: Timelines | None = None) -> list[Variant]:
     """The variants named (comma-separated), or all when ``names`` is empty."""
-    every = all_variants()
+    every = all_variants(found)
     if not names:
         return every
     by_name = {variant.name: variant for variant in every}

@@ -13,7 +13,12 @@ keyword analysis) on the same questions, fast enough to iterate:
 2. every :class:`Variant` ranks every pool with omoide's own ``fuse_relevance`` and
    ``rank`` (through :func:`~benchmarks.quality.systems.omoide_ranking`, which repeats
    ``Recaller._rank``), and the report tables the datasets' metrics per variant and per
-   question category (``all`` excludes LoCoMo's adversarial questions).
+   question category (``all`` excludes LoCoMo's adversarial questions);
+   the conversation-neighbour variants (:mod:`benchmarks.quality.neighbours`) also get
+   each scope's timeline, built from the units' recording times;
+3. with ``--contextual locomo,...``, a dataset is also ingested afresh with contextual
+   document vectors (:mod:`benchmarks.quality.contextual`), pickled apart, and ranked by
+   :func:`~benchmarks.quality.experiment_variants.contextual_variants` in its own section.
 
 The report goes to ``benchmarks/results/quality-experiments.md``.
 """
@@ -32,12 +37,14 @@ from pathlib import Path
 import anyio
 
 from benchmarks.quality import experiment_variants
+from benchmarks.quality.contextual import cached_contextual_pools
 from benchmarks.quality.dataset import REPOSITORY_ROOT, Dataset, data_root
 from benchmarks.quality.evaluate import Embedding, Tools, remove_store
 from benchmarks.quality.experiment_variants import Variant
 from benchmarks.quality.harness import HaystackMemory, Pool
 from benchmarks.quality.markdown import table
 from benchmarks.quality.metrics import QuestionScore, by_category, score_ranking
+from benchmarks.quality.neighbours import Timelines, timelines
 from benchmarks.quality.runner import PROFILES, WORK_DIR, load_datasets, prepare_embedding
 from benchmarks.quality.runner import tools_for as profile_tools
 from benchmarks.quality.variants import LocalBM25, as_hits
@@ -47,7 +54,8 @@ logger = logging.getLogger("benchmarks.quality")
 
 WIDE = 100
 """Hits kept per search list, so that variants may use fewer or more than today's 50."""
-COLUMNS = ("recall@10", "hit@1", "hit@10", "all@10", "mrr")
+COLUMNS = ("recall@1", "recall@5", "recall@10", "hit@1", "hit@10", "all@10", "mrr")
+CATEGORY_COLUMNS = ("recall@10", "hit@1", "mrr")
 EXCLUDED = frozenset({"adversarial"})
 
 
@@ -142,14 +150,33 @@ def report_section(title: str, pools: Sequence[Pool], variants: Sequence[Variant
     lines = [f"## {title}", "", *table(("variant", "n", *COLUMNS), rows)]
     categories = sorted({c for table_ in scored.values() for c in table_} - {"all"})
     if len(categories) > 1:
-        by_cat = [
-            [f"`{name}`", *(table_.get(c, {}).get("recall@10", 0.0) for c in categories)]
-            for name, table_ in scored.items()
-        ]
-        lines += ["recall@10 per category:", "", *table(("variant", *categories), by_cat)]
+        for column in CATEGORY_COLUMNS:
+            by_cat = [
+                [f"`{name}`", *(table_.get(c, {}).get(column, 0.0) for c in categories)]
+                for name, table_ in scored.items()
+            ]
+            lines += [f"{column} per category:", "", *table(("variant", *categories), by_cat)]
     for name, table_ in scored.items():
         logger.info("%s %s: %s", title, name, _brief(table_["all"]))
     return lines
+
+
+async def contextual_section(
+    dataset: Dataset,
+    character_id: str,
+    embedding: Embedding,
+    tools: Tools,
+    found: Timelines,
+    limit: int | None,
+) -> list[str]:
+    """The :func:`~experiment_variants.contextual_variants` over pools of a fresh
+    ingestion that carry contextual vector hits (:mod:`benchmarks.quality.contextual`)."""
+    chosen = replace(dataset, haystacks=dataset.haystacks[:limit])
+    pools = await cached_contextual_pools(
+        chosen, character_id, embedding, tools, limit=WIDE, version=analyzer_version()
+    )
+    title = f"{dataset.name} / {embedding.name} contextual vectors ({len(pools)} questions)"
+    return report_section(title, pools, experiment_variants.contextual_variants(found))
 
 
 def _brief(scores: dict[str, float]) -> str:
@@ -164,6 +191,22 @@ def parse_arguments(arguments: Sequence[str] | None) -> argparse.Namespace:
         "--longmemeval-questions", type=int, default=40, help="USE; e5 takes at most 20"
     )
     parser.add_argument("--variants", default="", help="comma-separated names (default all)")
+    parser.add_argument(
+        "--contextual",
+        default="",
+        help="datasets (comma-separated) to also rank with contextual document vectors",
+    )
+    parser.add_argument(
+        "--contextual-embedders",
+        default="use",
+        help="embedders of the contextual sections (each embeds every unit anew)",
+    )
+    parser.add_argument(
+        "--contextual-longmemeval-questions",
+        type=int,
+        default=40,
+        help="LongMemEval questions of the contextual section (each needs its haystack embedded)",
+    )
     parser.add_argument(
         "--output",
         type=Path,
@@ -181,11 +224,23 @@ def question_limit(dataset: str, embedder: str, options: argparse.Namespace) -> 
     return min(wanted, PROFILES["full"].e5_longmemeval_questions) if embedder == "e5" else wanted
 
 
+def wants_contextual(dataset: str, embedder: str, options: argparse.Namespace) -> bool:
+    datasets: str = options.contextual
+    embedders: str = options.contextual_embedders
+    return dataset in datasets.split(",") and embedder in embedders.split(",")
+
+
+def contextual_limit(dataset: str, limit: int | None, options: argparse.Namespace) -> int | None:
+    if dataset != "longmemeval":
+        return limit
+    wanted: int = options.contextual_longmemeval_questions
+    return wanted if limit is None else min(limit, wanted)
+
+
 async def run(options: argparse.Namespace) -> list[str]:
     profile = replace(PROFILES["full"], longmemeval_questions=None, locomo_context=False)
     tools = replace(profile_tools(profile, WORK_DIR), variants=False)
     wanted = options.datasets.split(",")
-    variants = experiment_variants.chosen(options.variants)
     command = "python -m benchmarks.quality.experiments " + " ".join(options.given)
     lines = [
         "# Retrieval experiments",
@@ -197,6 +252,8 @@ async def run(options: argparse.Namespace) -> list[str]:
         "",
     ]
     datasets = [item for item in load_datasets(profile, data_root()) if item[0].name in wanted]
+    found = timelines((dataset, character_id) for dataset, character_id, _ in datasets)
+    variants = experiment_variants.chosen(options.variants, found)
     for name in options.embedders.split(","):
         embedding = await prepare_embedding(name, 2, WORK_DIR)
         try:
@@ -205,6 +262,11 @@ async def run(options: argparse.Namespace) -> list[str]:
                 pools = await cached_pools(dataset, character_id, embedding, tools, limit)
                 title = f"{dataset.name} / {name} ({len(pools)} questions)"
                 lines += report_section(title, pools, variants)
+                if wants_contextual(dataset.name, name, options):
+                    limit = contextual_limit(dataset.name, limit, options)
+                    lines += await contextual_section(
+                        dataset, character_id, embedding, tools, found, limit
+                    )
         finally:
             embedding.embedder.close()
     return lines
