@@ -207,7 +207,7 @@ async def search_haystack(
             )
             for name, search in searches.items()
         }
-        pool = replace(pool, variants=variants)
+        pool = await memory.with_neighbours(replace(pool, variants=variants))
         phase.counts["searches"] += 1
         phase.pools.append((pool, groups))
         if phase.counts["recaller_checked"] < tools.verify_probes:

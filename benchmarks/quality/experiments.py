@@ -59,7 +59,7 @@ CATEGORY_COLUMNS = ("recall@10", "hit@1", "mrr")
 EXCLUDED = frozenset({"adversarial"})
 
 
-POOL_VERSION = 2
+POOL_VERSION = 3
 """Bumped when what a pool holds changes."""
 
 
@@ -104,7 +104,7 @@ async def collect_pools(
                     "expanded": stemmed.expanded_search(question, until=now, limit=WIDE),
                 }
                 variants = {name: as_hits(hits, episodes) for name, hits in found.items()}
-                pools.append(replace(pool, variants=variants))
+                pools.append(await memory.with_neighbours(replace(pool, variants=variants)))
         finally:
             await memory.close()
             remove_store(path)

@@ -87,8 +87,16 @@ def fast_order(
     found: Features, recency_scaled: Sequence[float], weights: RankingWeights, limit: int
 ) -> list[str]:
     """Unit ids best first, as ``rank`` orders them under ``weights``."""
+    return [unit_id for unit_id, _ in fast_ranking(found, recency_scaled, weights)[:limit]]
+
+
+def fast_ranking(
+    found: Features, recency_scaled: Sequence[float], weights: RankingWeights
+) -> list[tuple[str, float]]:
+    """(unit id, total) best first, as ``rank`` orders and scores them under ``weights``."""
     total_weight = weights.weight_sum
     keys = []
+    totals = []
     for index in range(len(found.unit_ids)):
         weighted = (
             weights.relevance * found.relevance[index]
@@ -96,6 +104,7 @@ def fast_order(
             + weights.importance * found.importance[index]
         )
         total = min(1.0, max(0.0, weighted / total_weight))
+        totals.append(total)
         keys.append(
             (
                 -round(total, _TOTAL_DIGITS),
@@ -106,4 +115,4 @@ def fast_order(
             )
         )
     keys.sort()
-    return [found.unit_ids[key[-1]] for key in keys[:limit]]
+    return [(found.unit_ids[key[-1]], totals[key[-1]]) for key in keys]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchmarks.quality.dataset import Haystack, Probe, Unit
@@ -60,6 +60,14 @@ class Pool:
     keyword: tuple[Hit[Episode], ...]
     variants: Mapping[str, tuple[Hit[Episode], ...]] = field(default_factory=dict)
     """Keyword hits of the experimental searches (:mod:`benchmarks.quality.variants`)."""
+    neighbours: Mapping[str, tuple[Episode, ...]] = field(default_factory=dict)
+    """The timeline neighbours of every pooled episode, by episode id, as the recall path
+    reads them (``MemoryStore.episode_neighbours``)."""
+
+    def episodes(self) -> dict[str, Episode]:
+        """Every pooled episode (of every list) by unit id."""
+        lists = [self.vector, self.keyword, *self.variants.values()]
+        return {unit_of(hit.item): hit.item for hits in lists for hit in hits}
 
     def keyword_hits(self, source: str) -> tuple[Hit[Episode], ...]:
         return self.keyword if source == STORE_KEYWORDS else self.variants[source]
@@ -160,6 +168,13 @@ class HaystackMemory:
             self.scope, probe.question, where=where, limit=limit
         )
         return Pool(probe, tuple(by_vector), tuple(by_keyword))
+
+    async def with_neighbours(self, pool: Pool) -> Pool:
+        """``pool`` with the timeline neighbours of all its episodes, read as recall does."""
+        ids = [episode.id for episode in pool.episodes().values()]
+        where = EpisodeFilter(until=pool.probe.now)
+        found = await self._store.episode_neighbours(self.scope, ids, where=where)
+        return replace(pool, neighbours=found)
 
     async def episodes_by_unit(self) -> dict[str, Episode]:
         """Every stored episode of the haystack, by unit id."""

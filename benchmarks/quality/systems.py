@@ -15,12 +15,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from benchmarks.quality.fast_rank import Features, Fuse, fast_order, features, recency
+from benchmarks.quality.fast_rank import Features, Fuse, fast_ranking, features, recency
 from benchmarks.quality.harness import STORE_KEYWORDS, Pool, unit_of
 from benchmarks.quality.variants import fuse_max_scaled
 from omoide.domain import Episode
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.forgetting import last_reinforced_at
+from omoide.memory.neighbours import close_neighbours, expanded_totals
 from omoide.memory.ranking import (
     Candidate,
     FusionConfig,
@@ -190,7 +191,30 @@ def omoide_ranking(
         for item_id, score in relevance.items()
     ]
     ranked = rank(candidates, weights=config.ranking, now=pool.probe.now)
-    return [unit_of(entry.item) for entry in ranked[: config.recall.episodes_in_context]]
+    totals = [(unit_of(entry.item), entry.total) for entry in ranked]
+    return with_timeline_neighbours(totals, pool, config)[: config.recall.episodes_in_context]
+
+
+def with_timeline_neighbours(
+    ranked: Sequence[tuple[str, float]], pool: Pool, config: MemoryConfig
+) -> list[str]:
+    """Unit ids after the recall path's neighbour expansion (:mod:`omoide.memory.neighbours`)
+    of a ranking given as (unit id, total) best first."""
+    settings = config.recall.neighbours
+    if not settings.enabled:
+        return [unit_id for unit_id, _ in ranked]
+    episodes = pool.episodes()
+    lent = {
+        unit_id: [
+            unit_of(episode)
+            for episode in close_neighbours(
+                episodes[unit_id], pool.neighbours.get(episodes[unit_id].id, ()), settings
+            )
+        ]
+        for unit_id, _ in ranked[: settings.best]
+    }
+    expanded = expanded_totals(ranked, lent, best=settings.best, share=settings.share)
+    return [unit_id for unit_id, _, _ in expanded]
 
 
 def exact_order(spec: SystemSpec, pool: Pool) -> list[str]:
@@ -229,4 +253,5 @@ class PoolRanker:
             scaled = recency(found, self.pool, decay)
             self._recency[(family, config.fusion, decay)] = scaled
         limit = min(DEPTH, config.recall.episodes_in_context)
-        return fast_order(found, scaled, config.ranking, limit)
+        ranked = fast_ranking(found, scaled, config.ranking)
+        return with_timeline_neighbours(ranked, self.pool, config)[:limit]

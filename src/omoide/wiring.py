@@ -35,6 +35,7 @@ from omoide.memory.extraction_rules import RuleFactExtractor
 from omoide.memory.facts import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
+from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.queue import DurableTurnQueue, TurnQueue
 from omoide.memory.ranking import RankingWeights
 from omoide.memory.recall import Recaller
@@ -103,7 +104,12 @@ def memory_config(settings: Settings) -> MemoryConfig:
             importance=settings.weight_importance,
             recency_decay_per_hour=settings.recency_decay_per_hour,
         ),
-        recall=RecallConfig(token_budget=settings.context_token_budget),
+        recall=RecallConfig(
+            token_budget=settings.context_token_budget,
+            neighbours=NeighbourConfig(
+                best=settings.neighbours_of_best, share=settings.neighbour_share
+            ),
+        ),
         write=WriteConfig(store_threshold=settings.store_threshold),
     )
 

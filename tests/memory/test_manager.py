@@ -79,8 +79,9 @@ async def test_recall_reinforces_exactly_what_reached_the_prompt(app: Omoide) ->
         "My grandmother bakes bread on Sundays",
         "Yesterday the printer at the office broke",
     ]
-    for message in messages:
-        await app.memory.store_interaction(MINJUN, message, "", timestamp=START)
+    for day, message in enumerate(messages):  # three conversations: no timeline neighbours
+        moment = START - timedelta(days=day)
+        await app.memory.store_interaction(MINJUN, message, "", timestamp=moment)
     later = START + timedelta(days=2)
     recollection = await app.memory.retrieve_context(MINJUN, "League of Legends ranked", now=later)
     used = set(recollection.rendered.episode_ids)

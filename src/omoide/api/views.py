@@ -48,6 +48,11 @@ class ComponentsOut(LibraryView):
     raw_relevance: float
     raw_recency: float
     raw_importance: float
+    neighbour_of: str | None = Field(
+        default=None,
+        description="Set when the memory ranked for being recorded next to this episode: "
+        "the components are that episode's, scaled",
+    )
 
     @classmethod
     def of(cls, components: ScoreComponents) -> ComponentsOut:

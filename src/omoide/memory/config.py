@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from omoide.memory.forgetting import DecayPolicy
+from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.ranking import FusionConfig, RankingWeights
 
 
@@ -20,6 +21,7 @@ class RecallConfig:
     token_budget: int = 300
     emotion_days: int = 7
     min_importance: float = 0.0
+    neighbours: NeighbourConfig = field(default_factory=NeighbourConfig)
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,9 @@ class ScoreComponents:
     raw_relevance: float
     raw_recency: float
     raw_importance: float
+    neighbour_of: str | None = None
+    """Set on an episode ranked for being recorded next to this one: its components are
+    that episode's, scaled (:mod:`omoide.memory.neighbours`)."""
 
 
 @dataclass(frozen=True, slots=True)

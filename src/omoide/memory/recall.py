@@ -26,6 +26,7 @@ from omoide.memory.emotions import summarise_emotions
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.intent import cued_categories
+from omoide.memory.neighbours import with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
@@ -123,30 +124,40 @@ class Recaller:
         ``limit`` overrides how many facts and episodes are kept (at most the candidates).
         """
         searched = not for_prompt or not is_low_signal(query)
-        found = await self._search(scope, query, now, searched)
+        recall = self._config.recall
+        episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
+        found = await self._search(scope, query, now, searched, episodes_where)
         if for_prompt:
             found = self._only_related(found, query)
-        recall = self._config.recall
         facts_by_vector = [hit for hit in found.fact_vector if hit.item.recorded_at <= now]
         facts_by_words = [hit for hit in found.fact_keyword if hit.item.recorded_at <= now]
+        episodes = self._rank(found.episode_vector, found.episode_keyword, now)
+        episodes = await self._with_neighbours(scope, episodes, episodes_where)
         context = MemoryContext(
-            facts=tuple(self._rank(facts_by_vector, facts_by_words, now, recall.facts_in_context)),
-            episodes=tuple(
-                self._rank(
-                    found.episode_vector,
-                    found.episode_keyword,
-                    now,
-                    limit or recall.episodes_in_context,
-                )
+            facts=tuple(
+                self._rank(facts_by_vector, facts_by_words, now)[: recall.facts_in_context]
             ),
+            episodes=tuple(episodes[: limit or recall.episodes_in_context]),
             emotions=summarise_emotions(found.emotions, now=now, days=recall.emotion_days),
         )
         return context, searched
 
-    async def _search(self, scope: Scope, query: str, now: datetime, searched: bool) -> _Found:
+    async def _with_neighbours(
+        self, scope: Scope, ranked: list[Ranked[Episode]], where: EpisodeFilter
+    ) -> list[Ranked[Episode]]:
+        """The episodes recorded next to the best ones joined (:mod:`.neighbours`)."""
+        config = self._config.recall.neighbours
+        if not config.enabled or not ranked:
+            return ranked
+        anchors = [entry.item.id for entry in ranked[: config.best]]
+        found = await self._store.episode_neighbours(scope, anchors, where=where)
+        return with_neighbours(ranked, found, config)
+
+    async def _search(
+        self, scope: Scope, query: str, now: datetime, searched: bool, episodes_where: EpisodeFilter
+    ) -> _Found:
         found = _Found([], [], [], [], [])
         recall = self._config.recall
-        episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
         facts_where = FactFilter()
 
         async def by_vector() -> None:
@@ -207,7 +218,6 @@ class Recaller:
         vector_hits: Sequence[Hit[Item]],
         keyword_hits: Sequence[Hit[Item]],
         now: datetime,
-        limit: int,
     ) -> list[Ranked[Item]]:
         items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
         relevance = fuse_relevance(
@@ -224,7 +234,7 @@ class Recaller:
             )
             for item_id, score in relevance.items()
         ]
-        return rank(candidates, weights=self._config.ranking, now=now)[:limit]
+        return rank(candidates, weights=self._config.ranking, now=now)
 
 
 def first_omoide_error(failures: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -148,6 +148,16 @@ class MemoryStore(Protocol):
         self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
     ) -> list[Hit[Episode]]: ...
 
+    async def episode_neighbours(
+        self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
+    ) -> dict[str, tuple[Episode, ...]]:
+        """For each of ``episode_ids`` stored in ``scope``: the episode recorded just before
+        it and the one just after it, among the scope's episodes that ``where`` admits
+        (timeline order: recorded_at, then id), the earlier first; none, one or two. An id
+        not stored in the scope has no entry; the given episodes need not match ``where``.
+        Read in one transaction."""
+        ...
+
     async def record_recalls(
         self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
     ) -> None:

@@ -36,7 +36,7 @@ from omoide.store.base import (
     TurnWrite,
 )
 from omoide.store.record_fields import check_fact_scope
-from omoide.store.server import episodes, fact_changes, facts, viewers
+from omoide.store.server import episodes, fact_changes, facts, neighbours, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
@@ -129,6 +129,12 @@ class ServerMemoryStore:
             limit=limit,
             fetch=episodes.episodes_by_internal_id,
         )
+
+    async def episode_neighbours(
+        self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
+    ) -> dict[str, tuple[Episode, ...]]:
+        """The admitted episodes recorded just before and just after each given one."""
+        return await neighbours.episode_neighbours(self._engines, scope, episode_ids, where)
 
     async def record_recalls(
         self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime

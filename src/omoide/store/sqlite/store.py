@@ -38,7 +38,7 @@ from omoide.store.base import (
     Hit,
     TurnWrite,
 )
-from omoide.store.sqlite import episodes, fact_changes, facts, viewers
+from omoide.store.sqlite import episodes, fact_changes, facts, neighbours, viewers
 from omoide.store.sqlite.arguments import (
     check_count,
     check_episode_filter,
@@ -180,6 +180,21 @@ class SqliteMemoryStore:
             scope,
             lambda c, scope_id: episodes.search_keywords(c, scope_id, text, where, limit),
             list,
+        )
+
+    async def episode_neighbours(
+        self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
+    ) -> dict[str, tuple[Episode, ...]]:
+        """The admitted episodes recorded just before and just after each given one."""
+        check_episode_filter(where)
+        wanted = [check_text(episode_id, name="episode id") for episode_id in episode_ids]
+        if not wanted:
+            check_scope(scope)
+            return {}
+        return await self._read_scope(
+            scope,
+            lambda c, scope_id: neighbours.episode_neighbours(c, scope_id, wanted, where),
+            dict,
         )
 
     async def record_recalls(

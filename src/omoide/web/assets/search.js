@@ -18,7 +18,11 @@ function components(hit) {
     meter("score", parts.total, { className: "meter-total" }),
     COMPONENTS.map(([name]) => meter(name, parts[name])),
     h("p", { class: "raw muted" }, "raw: ",
-      COMPONENTS.map(([name, raw], index) => [index ? " · " : "", `${name} ${number(parts[raw], 3)}`])));
+      COMPONENTS.map(([name, raw], index) => [index ? " · " : "", `${name} ${number(parts[raw], 3)}`])),
+    parts.neighbour_of
+      ? h("p", { class: "neighbour muted" }, "recorded next to a better match (",
+          h("code", {}, parts.neighbour_of.slice(0, 8)), "): its score, scaled")
+      : null);
 }
 
 function factHit(hit, rank) {
