@@ -6,10 +6,9 @@ records, FTS5 rows and vec0 rows together: all of it commits or none of it does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import NoReturn, TypeVar
 
 import anyio
 import apsw
@@ -27,7 +26,7 @@ from omoide.domain import (
     ViewerSummary,
     check_identifier,
 )
-from omoide.errors import InvalidInput, NotFound
+from omoide.errors import InvalidInput
 from omoide.store.base import (
     CurrentFacts,
     EmbeddingInfo,
@@ -49,75 +48,16 @@ from omoide.store.sqlite.arguments import (
     check_text,
 )
 from omoide.store.sqlite.codec import to_micros
-from omoide.store.sqlite.connection import DEFAULT_READERS, Database, open_database
+from omoide.store.sqlite.connection import DEFAULT_READERS, open_database
 from omoide.store.sqlite.fact_changes import check_limit
 from omoide.store.sqlite.migrations import apply_migrations
-from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
+from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
 from omoide.store.sqlite.tombstones import list_tombstones, tombstone_for
-from omoide.store.sqlite.vectors import VectorSpace, bind_embedding, vector_bytes
-
-Result = TypeVar("Result")
-ScopedWork = Callable[[apsw.Connection, int], Result]
+from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
 
 
-def _nothing_found(message: str) -> Callable[[], NoReturn]:
-    def fail() -> NoReturn:
-        raise NotFound(message)
-
-    return fail
-
-
-class SqliteMemoryStore:
+class SqliteMemoryStore(ScopedDatabase):
     """:class:`~omoide.store.base.MemoryStore` over one SQLite file (sqlite-vec + FTS5)."""
-
-    def __init__(self, database: Database, space: VectorSpace) -> None:
-        self._database = database
-        self._space = space
-        self._scope_ids: dict[Scope, int] = {}
-
-    @property
-    def embedding(self) -> EmbeddingInfo:
-        return self._space.embedding
-
-    @property
-    def path(self) -> Path:
-        return self._database.path
-
-    # --- scope plumbing --------------------------------------------------------------
-    def _committed_scope_id(self, connection: apsw.Connection, scope: Scope) -> int | None:
-        """Scope ids seen by readers are committed and never deleted, so they are cached."""
-        cached = self._scope_ids.get(scope)
-        if cached is None:
-            cached = find_scope_id(connection, scope)
-            if cached is not None:
-                self._scope_ids[scope] = cached
-        return cached
-
-    async def _read_scope(
-        self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
-    ) -> Result:
-        check_scope(scope)
-
-        def run(connection: apsw.Connection) -> Result:
-            scope_id = self._committed_scope_id(connection, scope)
-            return otherwise() if scope_id is None else work(connection, scope_id)
-
-        return await self._database.read(run)
-
-    async def _write_scope(
-        self, scope: Scope, work: ScopedWork[Result], otherwise: Callable[[], Result]
-    ) -> Result:
-        check_scope(scope)
-
-        def run(connection: apsw.Connection) -> Result:
-            scope_id = find_scope_id(connection, scope)
-            return otherwise() if scope_id is None else work(connection, scope_id)
-
-        return await self._database.write(run)
-
-    async def _write_new(self, scope: Scope, work: ScopedWork[Result]) -> Result:
-        check_scope(scope)
-        return await self._database.write(lambda c: work(c, ensure_scope_id(c, scope)))
 
     # --- episodes and emotions -------------------------------------------------------
     async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
@@ -133,7 +73,7 @@ class SqliteMemoryStore:
         return await self._read_scope(
             scope,
             lambda c, scope_id: episodes.get_episode(c, scope, scope_id, episode_id),
-            _nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
+            nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
         )
 
     async def list_episodes(
@@ -234,7 +174,7 @@ class SqliteMemoryStore:
             lambda c, scope_id: episodes.delete_episode(
                 c, self._space, scope, scope_id, episode_id, reason=reason, at=at
             ),
-            _nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
+            nothing_found(f"episode {episode_id!r} not found in scope {scope}"),
         )
         return tombstone
 
@@ -261,7 +201,7 @@ class SqliteMemoryStore:
         return await self._read_scope(
             scope,
             lambda c, scope_id: facts.get_fact(c, scope, scope_id, fact_id),
-            _nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
+            nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
         )
 
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
@@ -302,7 +242,7 @@ class SqliteMemoryStore:
         await self._write_scope(
             scope,
             lambda c, scope_id: facts.update_fact(c, self._space, scope, scope_id, fact, vector),
-            _nothing_found(f"fact {fact.id!r} not found in scope {scope}"),
+            nothing_found(f"fact {fact.id!r} not found in scope {scope}"),
         )
 
     async def supersede_fact(
@@ -315,7 +255,7 @@ class SqliteMemoryStore:
             lambda c, scope_id: facts.supersede_fact(
                 c, self._space, scope, scope_id, old_fact_id, replacement, at
             ),
-            _nothing_found(f"fact {old_fact_id!r} not found in scope {scope}"),
+            nothing_found(f"fact {old_fact_id!r} not found in scope {scope}"),
         )
 
     async def delete_fact(
@@ -328,7 +268,7 @@ class SqliteMemoryStore:
             lambda c, scope_id: facts.delete_fact(
                 c, self._space, scope, scope_id, fact_id, reason=reason, at=at
             ),
-            _nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
+            nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
         )
         return tombstone
 
