@@ -42,6 +42,7 @@ from omoide.memory.fact_text import (
     object_key,
     read_statement,
 )
+from omoide.memory.pattern_gates import PatternGate, set_bits
 from omoide.memory.patterns import SIGNAL_GROUPS, normalise
 
 RULE_CONFIDENCE = 0.75
@@ -54,6 +55,11 @@ _SELF_MENTION = re.compile(
     r"\bmy\b|\bI\b|(?:^|\s)(?:제|내|저의|나의)\s|私|僕|俺|わたし|あたし|我", re.IGNORECASE
 )
 _NOT_HABITS = tuple(SIGNAL_GROUPS[name] for name in ("preference", "dislike", "affection"))
+_RULE_GATE = PatternGate.of([rule.pattern for rule in RULES])
+_SUBJECT_DROPPING = sum(
+    1 << index for index, rule in enumerate(RULES) if rule.script in ("ko", "ja")
+)
+"""Korean and Japanese rules: skipped when the clause's subject is someone else."""
 
 
 def _relation(rule: FactRule, match: re.Match[str]) -> Relation | None:
@@ -97,39 +103,55 @@ def _candidate(rule: FactRule, match: re.Match[str], *, strong: bool) -> FactCan
     )
 
 
-def _clause_facts(clause: Clause, *, mentions_pet: bool) -> Iterator[FactCandidate]:
-    someone_else = OTHER_PERSON.search(clause.text) is not None
-    strong = STRONG_WORDS.search(clause.text) is not None and not SOFTENERS.search(clause.text)
-    for rule in RULES:
-        if someone_else and rule.script in ("ko", "ja"):
-            continue
+def _is_strong(text: str) -> bool:
+    return STRONG_WORDS.search(text) is not None and not SOFTENERS.search(text)
+
+
+def _possible_rules(text: str) -> Iterator[FactRule]:
+    """The rules that can match ``text``, in table order; the others are not searched."""
+    possible = _RULE_GATE.possible(text)
+    if possible & _SUBJECT_DROPPING and OTHER_PERSON.search(text):
+        possible &= ~_SUBJECT_DROPPING
+    return (RULES[index] for index in set_bits(possible))
+
+
+def _ambiguous_name(clause: Clause, message: str) -> bool:
+    """A name in a message about a pet, with no "I"/"my": maybe the pet's name."""
+    return _PET_WORDS.search(message) is not None and not _SELF_MENTION.search(clause.text)
+
+
+def _clause_facts(clause: Clause, message: str) -> Iterator[FactCandidate]:
+    strong: bool | None = None
+    for rule in _possible_rules(clause.text):
         match = rule.pattern.search(clause.text)
         if match is None:
             continue
+        strong = _is_strong(clause.text) if strong is None else strong
         candidate = _candidate(rule, match, strong=strong)
         if candidate is None:
             continue
-        ambiguous_name = mentions_pet and not _SELF_MENTION.search(clause.text)
-        if ambiguous_name and candidate.text.startswith("name: "):
+        if candidate.text.startswith("name: ") and _ambiguous_name(clause, message):
             continue
         yield candidate
 
 
-def _drop_contradicted_likes(candidates: list[FactCandidate]) -> list[FactCandidate]:
+Read = tuple[FactCandidate, Statement | None]
+"""A candidate with its text read back once."""
+
+
+def _drop_contradicted_likes(found: list[Read]) -> list[FactCandidate]:
     """A clause matched as both a like and a dislike of one object is a dislike."""
-    statements = [read_statement(candidate.text) for candidate in candidates]
-    disliked = {s.object_key for s in statements if s is not None and s.relation.key == "dislikes"}
+    disliked = {s.object_key for _c, s in found if s is not None and s.relation.key == "dislikes"}
     return [
         candidate
-        for candidate, statement in zip(candidates, statements, strict=True)
+        for candidate, statement in found
         if statement is None
         or statement.relation.key != "likes"
         or statement.object_key not in disliked
     ]
 
 
-def _identity(candidate: FactCandidate) -> tuple[str, str]:
-    statement = read_statement(candidate.text)
+def _identity(candidate: FactCandidate, statement: Statement | None) -> tuple[str, str]:
     if statement is None:
         return (candidate.category.value, object_key(candidate.text))
     return (statement.relation.key, statement.object_key)
@@ -137,13 +159,13 @@ def _identity(candidate: FactCandidate) -> tuple[str, str]:
 
 def find_facts(message: str) -> list[FactCandidate]:
     """Facts the viewer states about themselves in ``message``, in order, without repeats."""
-    mentions_pet = _PET_WORDS.search(message) is not None
-    found: dict[tuple[str, str], FactCandidate] = {}
+    found: dict[tuple[str, str], Read] = {}
     for clause in split_clauses(message):
         if clause.is_question:
             continue
-        for candidate in _clause_facts(clause, mentions_pet=mentions_pet):
-            found.setdefault(_identity(candidate), candidate)
+        for candidate in _clause_facts(clause, message):
+            statement = read_statement(candidate.text)
+            found.setdefault(_identity(candidate, statement), (candidate, statement))
     return _drop_contradicted_likes(list(found.values()))
 
 

@@ -108,13 +108,15 @@ _LOOSE_PREFERENCE = re.compile(
 _NEGATIVE_VERBS = frozenset({"dislikes", "hates", "doesn't like", "does not like"})
 _PARENTHESISED = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_LETTERS_AND_DIGITS = re.compile(r"[^\W_]+")
+"""Unicode categories L and N: ``\\w`` is ``str.isalnum()`` and "_" for str patterns."""
 
 
 def object_key(words: str) -> str:
     """Comparable form of an object: NFKC, casefolded, no notes, articles or spacing."""
     text = _PARENTHESISED.sub(" ", unicodedata.normalize("NFKC", words)).strip()
     text = _ARTICLE.sub("", text).casefold()
-    return "".join(c for c in text if unicodedata.category(c)[0] in "LN")
+    return "".join(_LETTERS_AND_DIGITS.findall(text))
 
 
 def read_statement(text: str) -> Statement | None:
@@ -122,10 +124,12 @@ def read_statement(text: str) -> Statement | None:
     flat = " ".join(unicodedata.normalize("NFKC", text).split())
     for relation, pattern in _READERS:
         matched = pattern.match(flat)
-        if matched is not None and object_key(matched.group(1)):
-            return Statement(relation, object_key(matched.group(1)))
+        key = object_key(matched.group(1)) if matched is not None else ""
+        if key:
+            return Statement(relation, key)
     loose = _LOOSE_PREFERENCE.match(flat)
-    if loose is None or not object_key(loose.group(2)):
+    key = object_key(loose.group(2)) if loose is not None else ""
+    if loose is None or not key:
         return None
-    key = "dislikes" if loose.group(1).casefold() in _NEGATIVE_VERBS else "likes"
-    return Statement(RELATIONS[key], object_key(loose.group(2)))
+    verb = "dislikes" if loose.group(1).casefold() in _NEGATIVE_VERBS else "likes"
+    return Statement(RELATIONS[verb], key)

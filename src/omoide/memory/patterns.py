@@ -19,6 +19,8 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from omoide.memory.pattern_gates import PatternGate, set_bits
+
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
 
@@ -33,20 +35,23 @@ def _compile(source: str) -> re.Pattern[str]:
     return re.compile(unicodedata.normalize("NFKC", source))
 
 
-def _is_content(character: str) -> bool:
-    """Letters and digits carry content; punctuation, symbols, emoji and marks do not."""
-    return unicodedata.category(character)[0] in "LN"
+_CONTENT_RUN = re.compile(r"[^\W_]+")
+"""Runs of letters and digits: for ``str`` patterns ``\\w`` is ``str.isalnum()`` plus "_",
+and ``isalnum()`` is exactly the Unicode categories L and N (the tests check every code
+point)."""
 
 
 def _content_tokens(text: str) -> list[str]:
     """Normalised words with punctuation, whitespace, emoji and joiners removed."""
-    kept = "".join(c if _is_content(c) else " " for c in normalise(text))
-    return kept.split()
+    return _CONTENT_RUN.findall(normalise(text))
+
+
+_REPEATED_RUN = re.compile(r"(.)\1+")
 
 
 def _squeezed(token: str, *, keep: int) -> str:
     """Runs of one repeated character shortened to ``keep`` ("yesss" -> "yes" at 1)."""
-    return re.sub(r"(.)\1+", lambda run: run.group(1) * min(keep, len(run.group(0))), token)
+    return _REPEATED_RUN.sub(lambda run: run.group(1) * min(keep, len(run.group(0))), token)
 
 
 # --- low signal ---------------------------------------------------------------------
@@ -97,7 +102,11 @@ _INTERNET_NUMERALS = re.compile(r"6{3,}|23{2,}|8{2,}|5{3,}")
 
 
 def _is_low_signal_token(token: str) -> bool:
-    forms = {token, _squeezed(token, keep=2), _squeezed(token, keep=1)}
+    forms = (
+        {token, _squeezed(token, keep=2), _squeezed(token, keep=1)}
+        if _REPEATED_RUN.search(token)
+        else {token}
+    )
     if _LATIN_TOKEN.fullmatch(token):
         return any(
             form in _LATIN_ACKNOWLEDGEMENTS
@@ -191,10 +200,46 @@ SIGNAL_GROUPS: Mapping[str, re.Pattern[str]] = MappingProxyType(
 )
 
 
+def _top_level_alternatives(source: str) -> list[str]:
+    """``source`` cut at each ``|`` outside groups and classes: ``"a|(b|c)"`` gives
+    ``["a", "(b|c)"]``. A pattern finds a match exactly when one of these does."""
+    alternatives, start, depth, in_class, escaped = [], 0, 0, False, False
+    for position, character in enumerate(source):
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif in_class:
+            in_class = character != "]" or source[position - 1] == "["
+        elif character == "[":
+            in_class = True
+        elif character in "()":
+            depth += 1 if character == "(" else -1
+        elif character == "|" and depth == 0:
+            alternatives.append(source[start:position])
+            start = position + 1
+    return [*alternatives, source[start:]]
+
+
+_ALTERNATIVES = tuple(
+    (name, re.compile(alternative))
+    for name, pattern in SIGNAL_GROUPS.items()
+    for alternative in _top_level_alternatives(pattern.pattern)
+)
+"""Each signal group's alternatives on their own: a group matches when one of them does,
+and the gate below skips those whose literals are missing from the text."""
+_SIGNAL_GATE = PatternGate.of([pattern for _name, pattern in _ALTERNATIVES])
+
+
 def matched_signals(text: str) -> tuple[str, ...]:
     """Names of the signal groups that match ``text``, each once, in table order."""
     folded = normalise(text)
-    return tuple(name for name, pattern in SIGNAL_GROUPS.items() if pattern.search(folded))
+    matched: set[str] = set()
+    for index in set_bits(_SIGNAL_GATE.possible(folded)):
+        name, pattern = _ALTERNATIVES[index]
+        if name not in matched and pattern.search(folded):
+            matched.add(name)
+    return tuple(name for name in SIGNAL_GROUPS if name in matched)
 
 
 # --- length fair to CJK -------------------------------------------------------------
@@ -204,15 +249,9 @@ _HANGUL_WEIGHT = 3.0
 _KANA_WEIGHT = 2.5
 
 
-def _character_weight(character: str) -> float:
-    code = ord(character)
-    if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3131 <= code <= 0x318E:
-        return _HANGUL_WEIGHT
-    if 0x3040 <= code <= 0x30FF:
-        return _KANA_WEIGHT
-    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
-        return _HAN_WEIGHT
-    return 1.0
+_HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3131-\u318e]")
+_KANA = re.compile("[\u3040-\u30ff]")
+_HAN = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff]")
 
 
 def english_equivalent_length(text: str) -> float:
@@ -225,4 +264,8 @@ def english_equivalent_length(text: str) -> float:
     count at most twice, so "ㅋㅋㅋㅋㅋㅋ" or "!!!!!!" cannot make a message long.
     """
     squeezed = _squeezed(unicodedata.normalize("NFKC", text).strip(), keep=2)
-    return sum(_character_weight(character) for character in squeezed)
+    hangul = len(_HANGUL.findall(squeezed))
+    kana = len(_KANA.findall(squeezed))
+    han = len(_HAN.findall(squeezed))
+    plain = len(squeezed) - hangul - kana - han
+    return plain + _HANGUL_WEIGHT * hangul + _KANA_WEIGHT * kana + _HAN_WEIGHT * han

@@ -1,0 +1,276 @@
+"""The gated fact finding and importance scoring give exactly what the plain paths give.
+
+The production paths skip rule and signal patterns whose literals are missing from the
+text (see ``memory.pattern_gates``), count characters with patterns instead of one by
+one, and read a fact's text back once. The references below are the plain paths as they
+were before: every rule tried on every clause, every signal group searched, every
+character weighed. Any difference, on any text, is a bug in the fast path.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from itertools import pairwise
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from omoide.domain import ScoringMethod
+from omoide.memory import extraction_rules, fact_text, patterns
+from omoide.memory.extraction_clauses import Clause, split_clauses
+from omoide.memory.extraction_patterns import (
+    OTHER_PERSON,
+    RULES,
+    SOFTENERS,
+    STRONG_WORDS,
+    FactRule,
+)
+from omoide.memory.extraction_rules import find_facts
+from omoide.memory.extraction_values import FactCandidate
+from omoide.memory.fact_text import RELATIONS, Statement, object_key, read_statement
+from omoide.memory.importance import (
+    BASE_SCORE,
+    EMOTION_WEIGHT,
+    LONG_MESSAGE_BONUS,
+    LONG_MESSAGE_LENGTH,
+    LOW_SIGNAL_SCORE,
+    SIGNAL_BONUS,
+    ImportanceResult,
+    score_by_rules,
+)
+from omoide.memory.patterns import (
+    SIGNAL_GROUPS,
+    english_equivalent_length,
+    is_low_signal,
+    matched_signals,
+    normalise,
+)
+from tests.memory.rule_texts import (
+    fixture_strings,
+    fragment_message,
+    fragment_messages,
+    fragment_strategy,
+    synthetic_turns,
+)
+
+# --- references: the plain paths -------------------------------------------------------
+
+
+def reference_object_key(words: str) -> str:
+    text = fact_text._PARENTHESISED.sub(" ", unicodedata.normalize("NFKC", words)).strip()
+    text = fact_text._ARTICLE.sub("", text).casefold()
+    return "".join(c for c in text if unicodedata.category(c)[0] in "LN")
+
+
+def reference_read_statement(text: str) -> Statement | None:
+    flat = " ".join(unicodedata.normalize("NFKC", text).split())
+    for relation, pattern in fact_text._READERS:
+        matched = pattern.match(flat)
+        if matched is not None and reference_object_key(matched.group(1)):
+            return Statement(relation, reference_object_key(matched.group(1)))
+    loose = fact_text._LOOSE_PREFERENCE.match(flat)
+    if loose is None or not reference_object_key(loose.group(2)):
+        return None
+    key = "dislikes" if loose.group(1).casefold() in fact_text._NEGATIVE_VERBS else "likes"
+    return Statement(RELATIONS[key], reference_object_key(loose.group(2)))
+
+
+def reference_clause_facts(clause: Clause, *, mentions_pet: bool) -> Iterator[FactCandidate]:
+    someone_else = OTHER_PERSON.search(clause.text) is not None
+    strong = STRONG_WORDS.search(clause.text) is not None and not SOFTENERS.search(clause.text)
+    for rule in RULES:
+        if someone_else and rule.script in ("ko", "ja"):
+            continue
+        match = rule.pattern.search(clause.text)
+        if match is None:
+            continue
+        candidate = extraction_rules._candidate(rule, match, strong=strong)
+        if candidate is None:
+            continue
+        ambiguous_name = mentions_pet and not extraction_rules._SELF_MENTION.search(clause.text)
+        if ambiguous_name and candidate.text.startswith("name: "):
+            continue
+        yield candidate
+
+
+def _reference_identity(candidate: FactCandidate) -> tuple[str, str]:
+    statement = reference_read_statement(candidate.text)
+    if statement is None:
+        return (candidate.category.value, reference_object_key(candidate.text))
+    return (statement.relation.key, statement.object_key)
+
+
+def _reference_drop_contradicted_likes(candidates: list[FactCandidate]) -> list[FactCandidate]:
+    statements = [reference_read_statement(candidate.text) for candidate in candidates]
+    disliked = {s.object_key for s in statements if s is not None and s.relation.key == "dislikes"}
+    return [
+        candidate
+        for candidate, statement in zip(candidates, statements, strict=True)
+        if statement is None
+        or statement.relation.key != "likes"
+        or statement.object_key not in disliked
+    ]
+
+
+def reference_find_facts(message: str) -> list[FactCandidate]:
+    mentions_pet = extraction_rules._PET_WORDS.search(message) is not None
+    found: dict[tuple[str, str], FactCandidate] = {}
+    for clause in split_clauses(message):
+        if clause.is_question:
+            continue
+        for candidate in reference_clause_facts(clause, mentions_pet=mentions_pet):
+            found.setdefault(_reference_identity(candidate), candidate)
+    return _reference_drop_contradicted_likes(list(found.values()))
+
+
+def _reference_squeezed(token: str, *, keep: int) -> str:
+    return re.sub(r"(.)\1+", lambda run: run.group(1) * min(keep, len(run.group(0))), token)
+
+
+def _reference_low_signal_token(token: str) -> bool:
+    forms = {token, _reference_squeezed(token, keep=2), _reference_squeezed(token, keep=1)}
+    if patterns._LATIN_TOKEN.fullmatch(token):
+        return any(
+            form in patterns._LATIN_ACKNOWLEDGEMENTS
+            or patterns._LATIN_LAUGHTER.fullmatch(form)
+            or patterns._INTERNET_NUMERALS.fullmatch(form)
+            for form in forms
+        )
+    return any(patterns._CJK_ACKNOWLEDGEMENTS.fullmatch(form) for form in forms)
+
+
+def reference_is_low_signal(message: str) -> bool:
+    kept = "".join(c if unicodedata.category(c)[0] in "LN" else " " for c in normalise(message))
+    tokens = kept.split()
+    if not tokens:
+        return True
+    joined = "".join(tokens)
+    if len(joined) >= 3 and len(set(joined)) == 1:
+        return True
+    return all(_reference_low_signal_token(token) for token in tokens)
+
+
+def reference_matched_signals(text: str) -> tuple[str, ...]:
+    folded = normalise(text)
+    return tuple(name for name, pattern in SIGNAL_GROUPS.items() if pattern.search(folded))
+
+
+def _reference_weight(character: str) -> float:
+    code = ord(character)
+    if 0xAC00 <= code <= 0xD7A3 or 0x1100 <= code <= 0x11FF or 0x3131 <= code <= 0x318E:
+        return 3.0
+    if 0x3040 <= code <= 0x30FF:
+        return 2.5
+    if 0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF:
+        return 4.0
+    return 1.0
+
+
+def reference_english_equivalent_length(text: str) -> float:
+    squeezed = _reference_squeezed(unicodedata.normalize("NFKC", text).strip(), keep=2)
+    return sum(_reference_weight(character) for character in squeezed)
+
+
+def reference_score(user: str, bot: str, intensity: float) -> ImportanceResult:
+    if reference_is_low_signal(user):
+        return ImportanceResult(LOW_SIGNAL_SCORE, False, ("low_signal",), ScoringMethod.RULES)
+    signals = reference_matched_signals(f"{user}\n{bot}")
+    score = BASE_SCORE + SIGNAL_BONUS * len(signals) + EMOTION_WEIGHT * intensity
+    if reference_english_equivalent_length(user) > LONG_MESSAGE_LENGTH:
+        score += LONG_MESSAGE_BONUS
+        signals = (*signals, "long_message")
+    score = round(min(1.0, max(0.0, score)), 6)
+    return ImportanceResult(score, score >= 0.3, signals, ScoringMethod.RULES)
+
+
+# --- checks ----------------------------------------------------------------------------
+
+
+def _check_facts(message: str) -> int:
+    """Asserts both paths agree on ``message``, clause by clause; returns facts found."""
+    mentions_pet = extraction_rules._PET_WORDS.search(message) is not None
+    for clause in split_clauses(message):
+        fast = list(extraction_rules._clause_facts(clause, message))
+        assert fast == list(reference_clause_facts(clause, mentions_pet=mentions_pet)), clause
+    facts = find_facts(message)
+    assert facts == reference_find_facts(message), message
+    return len(facts)
+
+
+def _check_score(user: str, bot: str, intensity: float = 0.5) -> tuple[str, ...]:
+    assert is_low_signal(user) == reference_is_low_signal(user), user
+    assert english_equivalent_length(user) == reference_english_equivalent_length(user), user
+    exchange = f"{user}\n{bot}"
+    assert matched_signals(exchange) == reference_matched_signals(exchange), exchange
+    result = score_by_rules(user, bot, emotion_intensity=intensity)
+    assert result == reference_score(user, bot, intensity), (user, bot)
+    return result.signals
+
+
+def _check_statements(texts: Iterable[str]) -> None:
+    for text in texts:
+        assert object_key(text) == reference_object_key(text), text
+        assert read_statement(text) == reference_read_statement(text), text
+
+
+def test_fixture_messages_give_the_same_facts() -> None:
+    texts = fixture_strings()
+    assert len(texts) > 3000
+    assert sum(_check_facts(text) for text in texts) > 200
+
+
+def test_fixture_messages_score_the_same() -> None:
+    texts = fixture_strings()
+    signals = [_check_score(user, bot) for user, bot in pairwise(texts)]
+    assert sum(map(len, signals)) > 1000
+
+
+def test_fixture_texts_read_back_the_same() -> None:
+    found = [fact.text for text in fixture_strings() for fact in find_facts(text)]
+    _check_statements([*fixture_strings(), *found])
+
+
+def test_synthetic_chat_gives_the_same_facts_and_scores() -> None:
+    facts = signals = 0
+    for turn in synthetic_turns(3000):
+        facts += _check_facts(turn.user_message)
+        signals += len(_check_score(turn.user_message, turn.bot_message, turn.emotion_intensity))
+    assert facts > 500
+    assert signals > 1000
+
+
+def test_messages_made_of_pattern_words_give_the_same_facts_and_scores() -> None:
+    messages = list(fragment_messages(3000, seed=7))
+    facts = sum(_check_facts(message) for message in messages)
+    signals = sum(len(_check_score(message, "")) for message in messages)
+    assert facts > 300
+    assert signals > 1000
+
+
+def _rule_id(rule: FactRule) -> str:
+    return f"{rule.script}-{rule.relation.key if rule.relation else 'habit'}"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=map(_rule_id, RULES))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_text_drawn_from_each_rule_gives_the_same_facts_and_scores(
+    rule: FactRule, data: st.DataObject
+) -> None:
+    """Every rule, in every branch, inside a mixed-script message."""
+    context = st.randoms(use_true_random=False).map(fragment_message)
+    before, after = data.draw(context), data.draw(context)
+    message = before + data.draw(st.from_regex(rule.pattern)) + after
+    _check_facts(message)
+    _check_score(message, after)
+
+
+@settings(max_examples=400, deadline=None)
+@given(fragment_strategy(), fragment_strategy())
+def test_any_mix_of_pattern_words_gives_the_same_facts_and_scores(user: str, bot: str) -> None:
+    _check_facts(user)
+    _check_score(user, bot)
+    _check_statements([user, *(fact.text for fact in find_facts(user))])
