@@ -21,7 +21,7 @@ from benchmarks.quality.variants import fuse_max_scaled
 from omoide.domain import Episode
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.forgetting import last_reinforced_at
-from omoide.memory.neighbours import close_neighbours, expanded_totals
+from omoide.memory.neighbours import answers_to, expanded_totals
 from omoide.memory.ranking import (
     Candidate,
     FusionConfig,
@@ -198,8 +198,8 @@ def omoide_ranking(
 def with_timeline_neighbours(
     ranked: Sequence[tuple[str, float]], pool: Pool, config: MemoryConfig
 ) -> list[str]:
-    """Unit ids after the recall path's neighbour expansion (:mod:`omoide.memory.neighbours`)
-    of a ranking given as (unit id, total) best first."""
+    """Unit ids after the recall path joins answers to its best asking episodes
+    (:mod:`omoide.memory.neighbours`), of a ranking given as (unit id, total) best first."""
     settings = config.recall.neighbours
     if not settings.enabled:
         return [unit_id for unit_id, _ in ranked]
@@ -207,7 +207,7 @@ def with_timeline_neighbours(
     lent = {
         unit_id: [
             unit_of(episode)
-            for episode in close_neighbours(
+            for episode in answers_to(
                 episodes[unit_id], pool.neighbours.get(episodes[unit_id].id, ()), settings
             )
         ]

@@ -59,8 +59,8 @@ class Settings(BaseSettings):
 
     neighbours_of_best: int = Field(default=3, ge=0, le=100)
     neighbour_share: float = Field(default=0.5, ge=0, lt=1)
-    """The episodes recorded next to the best ``neighbours_of_best`` join the ranking at
-    this share of their score (0 turns it off)."""
+    """Of the best ``neighbours_of_best`` episodes, each that asked something lends this
+    share of its score to the episode recorded right after it (its answer; 0: off)."""
     fact_batch_limit: int = Field(default=256, ge=0, le=100_000)
     """Batched writes keep viewers' facts with one read and one write while a viewer has at
     most this many current facts (more: by searches, turn by turn); 0 turns it off."""

@@ -46,8 +46,8 @@ def test_ties_keep_the_ranking_order_with_added_episodes_after() -> None:
     assert [key for key, _, _ in got] == ["a", "b", "x"]
 
 
-def _episode(episode_id: str, minutes: int) -> Episode:
-    return Episode(episode_id, SORA, episode_id, "", START + timedelta(minutes=minutes), 0.5)
+def _episode(episode_id: str, minutes: int, said: str = "ok", reply: str = "") -> Episode:
+    return Episode(episode_id, SORA, said, reply, START + timedelta(minutes=minutes), 0.5)
 
 
 def _ranked(episode: Episode, total: float) -> Ranked[Episode]:
@@ -55,16 +55,35 @@ def _ranked(episode: Episode, total: float) -> Ranked[Episode]:
     return Ranked(episode, components)
 
 
-def test_a_neighbour_carries_its_anchors_scaled_components_and_name() -> None:
-    anchor = _ranked(_episode("question", 0), 0.8)
-    answer, far_away = _episode("answer", 1), _episode("next-day", 60 * 24)
-    got = with_neighbours([anchor], {"question": (answer, far_away)}, NeighbourConfig())
-    assert [entry.item.id for entry in got] == ["question", "answer"]  # next day: too far
+def test_the_answer_after_a_question_carries_its_scaled_components_and_name() -> None:
+    question = _ranked(_episode("question", 0, "Any plans for the summer?"), 0.8)
+    before, answer = _episode("before", -1), _episode("answer", 1)
+    got = with_neighbours([question], {"question": (before, answer)}, NeighbourConfig())
+    assert [entry.item.id for entry in got] == ["question", "answer"]  # not the one before
     lent = got[1].components
     assert lent.total == pytest.approx(0.4)
     assert lent.relevance == pytest.approx(0.4)
     assert lent.neighbour_of == "question"
     assert got[0].components.neighbour_of is None
+
+
+@pytest.mark.parametrize(
+    ("said", "reply", "minutes", "joins"),
+    [
+        ("I went camping", "How was it?", 5, True),  # the character asked
+        ("요즘 뭐 하고 지내?", "", 5, True),
+        ("夏休みの予定は？", "", 5, True),
+        ("Deadlock is my favourite game", "Nice!", 5, False),  # nothing asked
+        ("Any plans for the summer?", "", 61, False),  # an hour later: another conversation
+    ],
+)
+def test_only_an_answer_to_an_asking_episode_in_the_same_conversation_joins(
+    said: str, reply: str, minutes: int, joins: bool
+) -> None:
+    anchor = _ranked(_episode("anchor", 0, said, reply), 0.8)
+    found = {"anchor": (_episode("next", minutes),)}
+    got = with_neighbours([anchor], found, NeighbourConfig())
+    assert [entry.item.id for entry in got] == (["anchor", "next"] if joins else ["anchor"])
 
 
 @pytest.mark.parametrize(
@@ -101,6 +120,6 @@ async def test_the_answer_after_a_matching_question_reaches_the_prompt(
             assert recollection.context.episodes[1].components.neighbour_of is not None
         else:
             assert conversation[1] not in said
-        assert conversation[2] not in said  # days later: another conversation
+        assert conversation[2] not in said  # not asked about, and days later
     finally:
         await app.aclose()

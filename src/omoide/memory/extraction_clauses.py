@@ -69,6 +69,11 @@ def _is_question(text: str, ending: str) -> bool:
     return bool(_EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()))
 
 
+def asks_something(message: str) -> bool:
+    """Whether any clause of ``message`` is a question."""
+    return any(clause.is_question for clause in split_clauses(message))
+
+
 def _bounded(text: str) -> list[str]:
     """``text`` in pieces of at most MAX_CLAUSE_CHARS, cut at spaces where possible."""
     pieces = []

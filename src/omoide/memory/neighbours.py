@@ -1,18 +1,23 @@
-"""Timeline neighbours: episodes recorded next to the best ones join the ranking.
+"""Answers after questions: the episode recorded right after one that asked something joins.
 
-What a viewer said right after the exchange a question matches is often the answer (the
-question's words are in one exchange, the fact in the next: "what are your plans for the
-summer?" ... "camping with my sister!"). After ranking, the episodes recorded just before
-and just after each of the ``best`` episodes (:meth:`~omoide.store.base.MemoryStore.
-episode_neighbours`, one store read) are scored at ``share`` of that episode's total, or
-keep their own total when it is higher; only episodes recorded within ``max_gap`` of it
-(one conversation) count. Measured on LoCoMo (``benchmarks/results/
-quality-experiments.md``, variant ``ex3 f0.5``): recall@10 0.588 -> 0.643 with USE, 0.658
--> 0.684 with e5; LongMemEval within one question; an added episode never outranks the
-episode it came with, so the best hit does not change.
+When an exchange that asked something ranks among the ``best`` — the viewer asked, or the
+character's reply asked ("any plans for the summer?") — what the viewer said next is
+often the answer ("camping with my sister!"), and it shares none of the words of a later
+question about it. So the episode recorded right after it (one store read for all of
+them, :meth:`~omoide.store.base.MemoryStore.episode_neighbours`), within ``max_gap`` (the
+same conversation), is scored at ``share`` of the asking episode's total, or keeps its own
+total when that is higher. An added episode never outranks the one it came with, so the
+best hit does not change.
 
-A neighbour's score components are its anchor's scaled by ``share``, with ``neighbour_of``
-naming the anchor: the score says why it is there.
+Measured (``benchmarks/results/quality-experiments.md`` and ``quality-full.md``; USE):
+LoCoMo recall@10 0.588 -> 0.634 (both neighbours of the three best, asking or not: 0.643),
+LongMemEval unchanged, MemoryBank en 0.883 -> 0.889. Lending to every neighbour would also
+pull unrelated chat next to a good match into the prompt (a stream viewer's next comment
+is usually about something else); lending only from questions to their answers keeps
+most of the gain without that.
+
+An added episode's score components are its anchor's scaled by ``share``, with
+``neighbour_of`` naming the anchor: the score says why it is there.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import TypeVar
 
 from omoide.domain import Episode
 from omoide.errors import ConfigError
+from omoide.memory.extraction_clauses import asks_something
 from omoide.memory.ranking import Ranked, ScoreComponents
 
 Key = TypeVar("Key", bound=Hashable)
@@ -33,7 +39,7 @@ _TOTAL_DIGITS = 9
 
 @dataclass(frozen=True, slots=True)
 class NeighbourConfig:
-    """``best`` episodes lend ``share`` of their score to their timeline neighbours."""
+    """Asking episodes among the ``best`` lend ``share`` of their score to the next one."""
 
     best: int = 3
     share: float = 0.5
@@ -81,10 +87,10 @@ def with_neighbours(
     neighbours: Mapping[str, Sequence[Episode]],
     config: NeighbourConfig,
 ) -> list[Ranked[Episode]]:
-    """``ranked`` with the neighbours of its best episodes joined, best first."""
+    """``ranked`` with the answers to its best asking episodes joined, best first."""
     by_id = {entry.item.id: entry for entry in ranked}
     close = {
-        anchor: close_neighbours(by_id[anchor].item, found, config)
+        anchor: answers_to(by_id[anchor].item, found, config)
         for anchor, found in neighbours.items()
         if anchor in by_id
     }
@@ -106,12 +112,17 @@ def with_neighbours(
     return result
 
 
-def close_neighbours(
-    anchor: Episode, found: Sequence[Episode], config: NeighbourConfig
-) -> list[Episode]:
-    """The neighbours recorded within ``config.max_gap`` of ``anchor`` (one conversation)."""
-    gap = config.max_gap
-    return [episode for episode in found if abs(episode.recorded_at - anchor.recorded_at) <= gap]
+def answers_to(anchor: Episode, found: Sequence[Episode], config: NeighbourConfig) -> list[Episode]:
+    """Of ``anchor``'s timeline neighbours, the one recorded after it within
+    ``config.max_gap``, if ``anchor`` asked something (in either message)."""
+    if not (asks_something(anchor.user_message) or asks_something(anchor.bot_message)):
+        return []
+    return [
+        episode
+        for episode in found
+        if (episode.recorded_at, episode.id) > (anchor.recorded_at, anchor.id)
+        and episode.recorded_at - anchor.recorded_at <= config.max_gap
+    ]
 
 
 def _lent(components: ScoreComponents, share: float, anchor: str) -> ScoreComponents:
