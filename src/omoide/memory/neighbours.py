@@ -112,10 +112,15 @@ def with_neighbours(
     return result
 
 
+def asked(episode: Episode) -> bool:
+    """Whether the viewer's message or the character's reply asked something."""
+    return asks_something(episode.user_message) or asks_something(episode.bot_message)
+
+
 def answers_to(anchor: Episode, found: Sequence[Episode], config: NeighbourConfig) -> list[Episode]:
     """Of ``anchor``'s timeline neighbours, the one recorded after it within
     ``config.max_gap``, if ``anchor`` asked something (in either message)."""
-    if not (asks_something(anchor.user_message) or asks_something(anchor.bot_message)):
+    if not asked(anchor):
         return []
     return [
         episode

@@ -26,7 +26,7 @@ from omoide.memory.emotions import summarise_emotions
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.intent import cued_categories
-from omoide.memory.neighbours import with_neighbours
+from omoide.memory.neighbours import asked, with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
@@ -149,7 +149,9 @@ class Recaller:
         config = self._config.recall.neighbours
         if not config.enabled or not ranked:
             return ranked
-        anchors = [entry.item.id for entry in ranked[: config.best]]
+        anchors = [entry.item.id for entry in ranked[: config.best] if asked(entry.item)]
+        if not anchors:  # nothing asked: no answer to look for, no store read
+            return ranked
         found = await self._store.episode_neighbours(scope, anchors, where=where)
         return with_neighbours(ranked, found, config)
 
