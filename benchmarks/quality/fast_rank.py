@@ -87,13 +87,14 @@ def fast_order(
     found: Features, recency_scaled: Sequence[float], weights: RankingWeights, limit: int
 ) -> list[str]:
     """Unit ids best first, as ``rank`` orders them under ``weights``."""
-    return [unit_id for unit_id, _ in fast_ranking(found, recency_scaled, weights)[:limit]]
+    ranked = fast_ranking(found, recency_scaled, weights)[:limit]
+    return [unit_of(episode) for episode, _ in ranked]
 
 
 def fast_ranking(
     found: Features, recency_scaled: Sequence[float], weights: RankingWeights
-) -> list[tuple[str, float]]:
-    """(unit id, total) best first, as ``rank`` orders and scores them under ``weights``."""
+) -> list[tuple[Episode, float]]:
+    """(episode, total) best first, as ``rank`` orders and scores them under ``weights``."""
     total_weight = weights.weight_sum
     keys = []
     totals = []
@@ -115,4 +116,4 @@ def fast_ranking(
             )
         )
     keys.sort()
-    return [(found.unit_ids[key[-1]], totals[key[-1]]) for key in keys]
+    return [(found.episodes[key[-1]], totals[key[-1]]) for key in keys]

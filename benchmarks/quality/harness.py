@@ -65,9 +65,9 @@ class Pool:
     reads them (``MemoryStore.episode_neighbours``)."""
 
     def episodes(self) -> dict[str, Episode]:
-        """Every pooled episode (of every list) by unit id."""
+        """Every pooled episode (of every list) by episode id."""
         lists = [self.vector, self.keyword, *self.variants.values()]
-        return {unit_of(hit.item): hit.item for hits in lists for hit in hits}
+        return {hit.item.id: hit.item for hits in lists for hit in hits}
 
     def keyword_hits(self, source: str) -> tuple[Hit[Episode], ...]:
         return self.keyword if source == STORE_KEYWORDS else self.variants[source]
@@ -171,7 +171,7 @@ class HaystackMemory:
 
     async def with_neighbours(self, pool: Pool) -> Pool:
         """``pool`` with the timeline neighbours of all its episodes, read as recall does."""
-        ids = [episode.id for episode in pool.episodes().values()]
+        ids = list(pool.episodes())
         where = EpisodeFilter(until=pool.probe.now)
         found = await self._store.episode_neighbours(self.scope, ids, where=where)
         return replace(pool, neighbours=found)

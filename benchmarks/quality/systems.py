@@ -191,30 +191,36 @@ def omoide_ranking(
         for item_id, score in relevance.items()
     ]
     ranked = rank(candidates, weights=config.ranking, now=pool.probe.now)
-    totals = [(unit_of(entry.item), entry.total) for entry in ranked]
+    totals = [(entry.item, entry.total) for entry in ranked]
     return with_timeline_neighbours(totals, pool, config)[: config.recall.episodes_in_context]
 
 
 def with_timeline_neighbours(
-    ranked: Sequence[tuple[str, float]], pool: Pool, config: MemoryConfig
+    ranked: Sequence[tuple[Episode, float]], pool: Pool, config: MemoryConfig
 ) -> list[str]:
     """Unit ids after the recall path joins answers to its best asking episodes
-    (:mod:`omoide.memory.neighbours`), of a ranking given as (unit id, total) best first."""
+    (:mod:`omoide.memory.neighbours`), of a ranking given as (episode, total) best first.
+
+    Keyed by episode id, as the recall path does: a haystack may hold a unit twice."""
     settings = config.recall.neighbours
     if not settings.enabled:
-        return [unit_id for unit_id, _ in ranked]
-    episodes = pool.episodes()
+        return [unit_of(episode) for episode, _ in ranked]
     lent = {
-        unit_id: [
-            unit_of(episode)
-            for episode in answers_to(
-                episodes[unit_id], pool.neighbours.get(episodes[unit_id].id, ()), settings
-            )
+        episode.id: [
+            answer.id
+            for answer in answers_to(episode, pool.neighbours.get(episode.id, ()), settings)
         ]
-        for unit_id, _ in ranked[: settings.best]
+        for episode, _ in ranked[: settings.best]
     }
-    expanded = expanded_totals(ranked, lent, best=settings.best, share=settings.share)
-    return [unit_id for unit_id, _, _ in expanded]
+    episodes = {episode.id: episode for found in pool.neighbours.values() for episode in found}
+    episodes.update((episode.id, episode) for episode, _ in ranked)
+    expanded = expanded_totals(
+        [(episode.id, total) for episode, total in ranked],
+        lent,
+        best=settings.best,
+        share=settings.share,
+    )
+    return [unit_of(episodes[episode_id]) for episode_id, _, _ in expanded]
 
 
 def exact_order(spec: SystemSpec, pool: Pool) -> list[str]:
