@@ -36,10 +36,11 @@ INGEST_NOTE = (
 INGEST_LIMITS = (
     "**What limits these numbers.** Two cores: the model takes one (in the worker), the "
     "write path's own work (rules, keyword indexing, SQLite, the batch's fact read and "
-    "write) the other; the first batch is embedded before anything can be written and the "
-    "last one is written after the model is done, and the model runs slower while the "
-    "other core's work shares memory bandwidth with it. Anything else running on the "
-    "machine takes from the two cores both pipelines need."
+    "write) the other, and the model runs slower while that work shares memory bandwidth "
+    "with it. In each round the first batch is embedded before anything can be written "
+    "and the last one is written after the model is done: the fewer batches a round has "
+    "(the quick profile's), the larger that unoverlapped share. Anything else running on "
+    "the machine takes from the two cores both pipelines need."
 )
 INGEST_HEADERS = [
     "mode", "ingest", "embedder alone", "ingest ÷ embedder",
