@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from benchmarks.quality.dataset import Dataset, Haystack, Unit
-from benchmarks.quality.evaluate import Embedding, Tools, remove_store
+from benchmarks.quality.evaluate import Embedding, Tools, open_memory, remove_store
 from benchmarks.quality.harness import HaystackMemory, Pool
 from benchmarks.quality.runner import WORK_DIR
 from benchmarks.quality.variants import as_hits
@@ -124,15 +124,7 @@ async def collect_contextual_pools(
     for haystack in dataset.haystacks:
         path = folder / f"{haystack.key}.sqlite3"
         remove_store(path)
-        memory = await HaystackMemory.open(
-            path,
-            haystack,
-            character_id=character_id,
-            embedder=embedding.embedder,
-            extractor=tools.extractor,
-            counter=tools.counter,
-            calibration=embedding.calibration,
-        )
+        memory = await open_memory(path, haystack, character_id, embedding, tools)
         try:
             pools += await haystack_pools(memory, haystack, embedding, limit=limit)
         finally:

@@ -153,6 +153,21 @@ def store_path(tools: Tools, run: DatasetRun, embedding: str, haystack: Haystack
     return folder / f"{haystack.key}.sqlite3"
 
 
+async def open_memory(
+    path: Path, haystack: Haystack, character_id: str, embedding: Embedding, tools: Tools
+) -> HaystackMemory:
+    """A fresh store for ``haystack`` at ``path`` with the embedding's model and the tools."""
+    return await HaystackMemory.open(
+        path,
+        haystack,
+        character_id=character_id,
+        embedder=embedding.embedder,
+        extractor=tools.extractor,
+        counter=tools.counter,
+        calibration=embedding.calibration,
+    )
+
+
 def remove_store(path: Path) -> None:
     for file in path.parent.glob(f"{path.name}*"):
         file.unlink()
@@ -163,15 +178,7 @@ async def collect_haystack(
 ) -> None:
     path = store_path(tools, run, embedding.name, haystack)
     remove_store(path)
-    memory = await HaystackMemory.open(
-        path,
-        haystack,
-        character_id=run.character_id,
-        embedder=embedding.embedder,
-        extractor=tools.extractor,
-        counter=tools.counter,
-        calibration=embedding.calibration,
-    )
+    memory = await open_memory(path, haystack, run.character_id, embedding, tools)
     try:
         stats = await memory.ingest()
         phase.timings["ingest_seconds"] += stats.seconds

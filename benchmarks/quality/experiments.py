@@ -39,9 +39,9 @@ import anyio
 from benchmarks.quality import experiment_variants
 from benchmarks.quality.contextual import cached_contextual_pools
 from benchmarks.quality.dataset import REPOSITORY_ROOT, Dataset, data_root
-from benchmarks.quality.evaluate import Embedding, Tools, remove_store
+from benchmarks.quality.evaluate import Embedding, Tools, open_memory, remove_store
 from benchmarks.quality.experiment_variants import Variant
-from benchmarks.quality.harness import HaystackMemory, Pool
+from benchmarks.quality.harness import Pool
 from benchmarks.quality.markdown import table
 from benchmarks.quality.metrics import QuestionScore, by_category, score_ranking
 from benchmarks.quality.neighbours import Timelines, timelines
@@ -80,15 +80,7 @@ async def collect_pools(
     for haystack in dataset.haystacks:
         path = folder / f"{haystack.key}.sqlite3"
         remove_store(path)
-        memory = await HaystackMemory.open(
-            path,
-            haystack,
-            character_id=character_id,
-            embedder=embedding.embedder,
-            extractor=tools.extractor,
-            counter=tools.counter,
-            calibration=embedding.calibration,
-        )
+        memory = await open_memory(path, haystack, character_id, embedding, tools)
         try:
             await memory.ingest()
             episodes = await memory.episodes_by_unit()

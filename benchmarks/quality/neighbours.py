@@ -29,12 +29,11 @@ from benchmarks.quality.contextual import vector_hits as hits_of
 from benchmarks.quality.dataset import Dataset
 from benchmarks.quality.fast_rank import Fuse
 from benchmarks.quality.harness import Pool, unit_of
+from benchmarks.quality.systems import ranked_totals
 from omoide.domain import Scope
 from omoide.errors import ConfigError
 from omoide.memory.config import MemoryConfig
-from omoide.memory.forgetting import last_reinforced_at
-from omoide.memory.ranking import Candidate, fuse_relevance, rank
-from omoide.memory.recall import importance_of
+from omoide.memory.ranking import fuse_relevance
 
 Scored = tuple[str, float]
 """A unit id and its ranking total."""
@@ -95,23 +94,8 @@ def scored_ranking(
     vector_source, keyword_source = sources
     vector_hits = hits_of(pool, vector_source)[:cut]
     keyword_hits = pool.keyword_hits(keyword_source)[:cut]
-    items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
-    relevance = fuse(
-        {hit.item.id: hit.score for hit in vector_hits},
-        {hit.item.id: hit.score for hit in keyword_hits},
-        config=config.fusion,
-    )
-    candidates = [
-        Candidate(
-            item=items[item_id],
-            relevance=score,
-            importance=importance_of(items[item_id]),
-            last_activity=last_reinforced_at(items[item_id]),
-        )
-        for item_id, score in relevance.items()
-    ]
-    ranked = rank(candidates, weights=config.ranking, now=pool.probe.now)
-    return [(unit_of(entry.item), entry.total) for entry in ranked]
+    ranked = ranked_totals(vector_hits, keyword_hits, config, pool, fuse)
+    return [(unit_of(episode), total) for episode, total in ranked]
 
 
 Neighbours = Callable[[str], list[str]]

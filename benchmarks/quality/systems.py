@@ -175,6 +175,18 @@ def omoide_ranking(
     fuse: Fuse = fuse_relevance,
 ) -> list[str]:
     """Unit ids in the order omoide's recall path ranks these hits (``Recaller._rank``)."""
+    totals = ranked_totals(vector_hits, keyword_hits, config, pool, fuse)
+    return with_timeline_neighbours(totals, pool, config)[: config.recall.episodes_in_context]
+
+
+def ranked_totals(
+    vector_hits: Sequence[Hit[Episode]],
+    keyword_hits: Sequence[Hit[Episode]],
+    config: MemoryConfig,
+    pool: Pool,
+    fuse: Fuse = fuse_relevance,
+) -> list[tuple[Episode, float]]:
+    """(episode, total) best first, as ``Recaller._rank`` fuses and ranks these hits."""
     items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
     relevance = fuse(
         {hit.item.id: hit.score for hit in vector_hits},
@@ -191,8 +203,7 @@ def omoide_ranking(
         for item_id, score in relevance.items()
     ]
     ranked = rank(candidates, weights=config.ranking, now=pool.probe.now)
-    totals = [(entry.item, entry.total) for entry in ranked]
-    return with_timeline_neighbours(totals, pool, config)[: config.recall.episodes_in_context]
+    return [(entry.item, entry.total) for entry in ranked]
 
 
 def with_timeline_neighbours(
