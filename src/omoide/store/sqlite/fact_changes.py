@@ -33,12 +33,6 @@ from omoide.store.sqlite.vectors import VectorSpace
 _CURRENT = fact_record_conditions(FactFilter())
 
 
-def check_limit(limit: int) -> int:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise InvalidInput(f"limit must be a non-negative integer (got {limit!r})")
-    return limit
-
-
 def current_facts(
     connection: apsw.Connection, space: VectorSpace, scopes: Sequence[Scope], limit: int
 ) -> dict[Scope, CurrentFacts | None]:
@@ -124,11 +118,11 @@ def _fact_of(change: object) -> Fact:
     raise InvalidInput(f"not a fact change: {type(change).__name__}")
 
 
-def _existing_scope_id(connection: apsw.Connection, scope: Scope, change: object) -> int:
+def _existing_scope_id(
+    connection: apsw.Connection, scope: Scope, change: FactUpdate | FactSupersession
+) -> int:
     scope_id = find_scope_id(connection, scope)
     if scope_id is None:
-        if isinstance(change, FactSupersession):
-            raise NotFound(f"fact {change.old_fact_id!r} not found in scope {scope}")
-        fact_id = _fact_of(change).id
-        raise NotFound(f"fact {fact_id!r} not found in scope {scope}")
+        missing = change.old_fact_id if isinstance(change, FactSupersession) else change.fact.id
+        raise NotFound(f"fact {missing!r} not found in scope {scope}")
     return scope_id

@@ -49,7 +49,6 @@ from omoide.store.sqlite.arguments import (
 )
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS, open_database
-from omoide.store.sqlite.fact_changes import check_limit
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
 from omoide.store.sqlite.tombstones import list_tombstones, tombstone_for
@@ -278,7 +277,7 @@ class SqliteMemoryStore(ScopedDatabase):
         """Each scope's current facts with their vectors, read in one transaction."""
         for scope in scopes:
             check_scope(scope)
-        check_limit(limit)
+        check_count(limit, name="limit")
         wanted = list(scopes)
         if not wanted:
             return {}
