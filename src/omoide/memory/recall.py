@@ -163,6 +163,16 @@ class Recaller:
         )
         return context, searched
 
+    async def profile(self, scope: Scope, query: str | None, *, now: datetime) -> ViewerProfile:
+        """The viewer profile as the prompt would carry it for ``query`` (``None``: no
+        message, facts chosen by their weight alone)."""
+        if query is None or not query.strip():
+            facts = await self._store.list_facts(scope, where=FactFilter())
+            return self._profile(scope, "", facts, [], now)
+        context, _ = await self.look_up(scope, query, now=now)
+        assert context.profile is not None  # look_up for the prompt always builds it
+        return context.profile
+
     def _worth_showing(self, entry: Ranked[Episode]) -> bool:
         return entry.components.relevance >= self._config.recall.min_relevance
 
