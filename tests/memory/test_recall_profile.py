@@ -101,9 +101,7 @@ def test_different_sentences_sharing_a_few_words_are_not_collapsed() -> None:
         ("这周好忙", Facet.PLANS),
     ],
 )
-def test_messages_cue_the_profile_group_a_friend_would_think_of(
-    message: str, facet: Facet
-) -> None:
+def test_messages_cue_the_profile_group_a_friend_would_think_of(message: str, facet: Facet) -> None:
     assert facet in cued_facets(message)
 
 
@@ -145,9 +143,7 @@ def test_a_regular_with_hundreds_of_disclosures_gets_a_bounded_varied_profile() 
 
 
 def test_relevance_to_the_message_wins_over_salience_when_the_profile_must_choose() -> None:
-    facts = [
-        fact(f"thing {index}", FactCategory.PREFERENCE, salience=0.9) for index in range(5)
-    ]
+    facts = [fact(f"thing {index}", FactCategory.PREFERENCE, salience=0.9) for index in range(5)]
     quiet = fact("afraid of thunder", FactCategory.EMOTION, salience=0.2)
     config = ProfileConfig(max_entries=2, per_facet=5)
 
