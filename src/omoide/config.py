@@ -64,11 +64,20 @@ class Settings(BaseSettings):
     fact_batch_limit: int = Field(default=256, ge=0, le=100_000)
     """Batched writes keep viewers' facts with one read and one write while a viewer has at
     most this many current facts (more: by searches, turn by turn); 0 turns it off."""
-    weight_relevance: float = Field(default=1.0, ge=0)
+    weight_relevance: float = Field(default=1.0, gt=0)
     weight_recency: float = Field(default=0.1, ge=0)
     weight_importance: float = Field(default=0.25, ge=0)
+    """Recency and importance scale relevance by a factor in
+    [relevance / (relevance + recency + importance), 1] (see omoide.memory.ranking)."""
     recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
     context_token_budget: int = Field(default=300, ge=0, le=8192)
+    min_relevance: float = Field(default=0.2, ge=0, le=1)
+    """Absolute relevance an episode or matched fact needs to reach the prompt."""
+    keyword_half: float = Field(default=1.0, gt=0)
+    """BM25 per query term at which keyword relevance is 0.5."""
+    profile_share: float = Field(default=0.45, ge=0, le=1)
+    """Share of the memory section's token budget the viewer profile may take."""
+    profile_max_facts: int = Field(default=10, ge=0, le=100)
     store_threshold: float = Field(default=0.3, ge=0, le=1)
 
     api_keys: SecretStr | None = None

@@ -42,6 +42,7 @@ from omoide.memory.recall import Recaller
 from omoide.memory.relevance import cached_relevance_floor
 from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
+from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, MemoryStore
 from omoide.store.growth_sqlite import SqliteGrowthStore
@@ -106,10 +107,13 @@ def memory_config(settings: Settings) -> MemoryConfig:
         ),
         recall=RecallConfig(
             token_budget=settings.context_token_budget,
+            min_relevance=settings.min_relevance,
+            keyword_half=settings.keyword_half,
             neighbours=NeighbourConfig(
                 best=settings.neighbours_of_best, share=settings.neighbour_share
             ),
         ),
+        profile=ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts),
         write=WriteConfig(store_threshold=settings.store_threshold),
     )
 

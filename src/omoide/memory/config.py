@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from omoide.memory.forgetting import DecayPolicy
 from omoide.memory.neighbours import NeighbourConfig
-from omoide.memory.ranking import FusionConfig, RankingWeights
+from omoide.memory.ranking import KEYWORD_HALF, FusionConfig, RankingWeights
 from omoide.memory.viewer_profile import ProfileConfig
 
 
@@ -22,6 +22,8 @@ class RecallConfig:
     min_relevance: float = 0.2
     """Absolute relevance (:mod:`omoide.memory.ranking`) a memory needs to reach the
     prompt: below it, the best of an unrelated pool is still unrelated."""
+    keyword_half: float = KEYWORD_HALF
+    """BM25 per query term at which keyword relevance is 0.5 (:class:`RelevanceScale`)."""
     cued_relevance: float = 0.4
     """The relevance a profile fact gets when the message cues its group
     (:mod:`omoide.memory.facet_cues`): a walk cues the dog, dinner the allergy."""

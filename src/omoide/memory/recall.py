@@ -82,7 +82,7 @@ class Recaller:
         self._counter = counter
         self._config = config
         self._clock = clock
-        self._scale = floors.scale()
+        self._scale = floors.scale(keyword_half=config.recall.keyword_half)
 
     @property
     def reinforcements(self) -> Reinforcements:

@@ -22,7 +22,7 @@ import numpy as np
 from omoide.embed.base import Embedder
 from omoide.embed.calibration import CALIBRATION_SET_ID
 from omoide.embed.calibration_pairs import DIFFERENT_FACT_PAIRS, PARAPHRASE_PAIRS
-from omoide.memory.ranking import RelevanceScale
+from omoide.memory.ranking import KEYWORD_HALF, RelevanceScale
 
 logger = logging.getLogger(__name__)
 
@@ -52,10 +52,14 @@ class RelevanceFloor:
     related: float
     """The median similarity of paraphrases: where meaning says "the same thing"."""
 
-    def scale(self) -> RelevanceScale:
+    def scale(self, *, keyword_half: float = KEYWORD_HALF) -> RelevanceScale:
         """The absolute relevance scale of this model: 0 at the episode floor (unrelated
         statements' 90th percentile), 1 at the paraphrases' median."""
-        return RelevanceScale(cosine_unrelated=self.episodes, cosine_related=self.related)
+        return RelevanceScale(
+            cosine_unrelated=self.episodes,
+            cosine_related=self.related,
+            keyword_half=keyword_half,
+        )
 
 
 async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
