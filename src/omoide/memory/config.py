@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from omoide.memory.forgetting import DecayPolicy
 from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.ranking import FusionConfig, RankingWeights
+from omoide.memory.viewer_profile import ProfileConfig
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,8 +18,13 @@ class RecallConfig:
     episodes_in_context: int = 5
     fact_candidates: int = 20
     facts_in_context: int = 8
-    facts_per_cued_category: int = 2
     token_budget: int = 300
+    min_relevance: float = 0.2
+    """Absolute relevance (:mod:`omoide.memory.ranking`) a memory needs to reach the
+    prompt: below it, the best of an unrelated pool is still unrelated."""
+    cued_relevance: float = 0.4
+    """The relevance a profile fact gets when the message cues its group
+    (:mod:`omoide.memory.facet_cues`): a walk cues the dog, dinner the allergy."""
     emotion_days: int = 7
     min_importance: float = 0.0
     neighbours: NeighbourConfig = field(default_factory=NeighbourConfig)
@@ -38,5 +44,6 @@ class MemoryConfig:
     ranking: RankingWeights = field(default_factory=RankingWeights)
     fusion: FusionConfig = field(default_factory=FusionConfig)
     recall: RecallConfig = field(default_factory=RecallConfig)
+    profile: ProfileConfig = field(default_factory=ProfileConfig)
     write: WriteConfig = field(default_factory=WriteConfig)
     decay: DecayPolicy = field(default_factory=DecayPolicy)

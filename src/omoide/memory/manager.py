@@ -25,6 +25,7 @@ from omoide.memory.facts import FactKeeper
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.memory.viewer_profile import ViewerProfile
 from omoide.store.base import FactFilter, MemoryStore
 from omoide.store.keywords import forget_cached_words
 
@@ -91,6 +92,13 @@ class MemoryManager:
             scope, query, now=self._now(now), for_prompt=False, limit=limit
         )
         return context
+
+    async def profile(
+        self, scope: Scope, message: str | None = None, *, now: datetime | None = None
+    ) -> ViewerProfile:
+        """What the viewer has told about themselves, as the prompt carries it: chosen by
+        weight alone, or steered by ``message`` as a reply to it would be."""
+        return await self._recaller.profile(scope, message, now=self._now(now))
 
     # --- the write path ---------------------------------------------------------------
     async def store_interaction(

@@ -22,16 +22,20 @@ from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
+from omoide.memory.diversity import Repeats, collapse_repeats, said
 from omoide.memory.emotions import summarise_emotions
+from omoide.memory.facet_cues import cued_facets
+from omoide.memory.facets import facet_of
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
-from omoide.memory.intent import cued_categories
 from omoide.memory.neighbours import asked, with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
+from omoide.memory.viewer_profile import ViewerProfile, build_profile
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
+from omoide.store.keywords import analyze_query
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +61,7 @@ class _Found:
     fact_vector: list[Hit[Fact]]
     fact_keyword: list[Hit[Fact]]
     emotions: list[EmotionRecord]
+    current_facts: list[Fact]
 
 
 class Recaller:
@@ -77,7 +82,7 @@ class Recaller:
         self._counter = counter
         self._config = config
         self._clock = clock
-        self._floors = floors
+        self._scale = floors.scale()
 
     @property
     def reinforcements(self) -> Reinforcements:
@@ -118,29 +123,78 @@ class Recaller:
     ) -> tuple[MemoryContext, bool]:
         """Ranked memories for ``query`` without rendering or reinforcing anything.
 
-        ``for_prompt`` keeps only memories related to the query (shared words, meaning
-        above the model's floor, or a fact type the query asks about) and skips search
-        for low-signal messages; without it every candidate is ranked, for inspection.
-        ``limit`` overrides how many facts and episodes are kept (at most the candidates).
+        ``for_prompt`` keeps only memories relevant to the query (at least
+        ``min_relevance`` on the absolute scale, low-signal turns never), collapses
+        repeats, adds the viewer profile and skips search for low-signal messages; without
+        it every candidate is ranked, for inspection. ``limit`` overrides how many facts and
+        episodes are kept (at most the candidates).
         """
         searched = not for_prompt or not is_low_signal(query)
         recall = self._config.recall
         episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
-        found = await self._search(scope, query, now, searched, episodes_where)
+        found = await self._search(scope, query, now, searched, for_prompt, episodes_where)
+        terms = len(set(analyze_query(query))) if searched else 0
+        facts = self._rank(
+            [hit for hit in found.fact_vector if hit.item.recorded_at <= now],
+            [hit for hit in found.fact_keyword if hit.item.recorded_at <= now],
+            now,
+            terms,
+        )
+        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms)
         if for_prompt:
-            found = self._only_related(found, query)
-        facts_by_vector = [hit for hit in found.fact_vector if hit.item.recorded_at <= now]
-        facts_by_words = [hit for hit in found.fact_keyword if hit.item.recorded_at <= now]
-        episodes = self._rank(found.episode_vector, found.episode_keyword, now)
+            episodes = [entry for entry in episodes if self._worth_showing(entry)]
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
+        repeats: dict[str, Repeats] = {}
+        if for_prompt:
+            episodes = [entry for entry in episodes if not is_low_signal(said(entry.item))]
+            episodes, repeats = collapse_repeats(episodes)
+        profile = (
+            self._profile(scope, query, found.current_facts, facts, now) if for_prompt else None
+        )
+        if for_prompt:
+            facts = [entry for entry in facts if entry.components.relevance >= recall.min_relevance]
         context = MemoryContext(
-            facts=tuple(
-                self._rank(facts_by_vector, facts_by_words, now)[: recall.facts_in_context]
-            ),
+            facts=tuple(facts[: limit or recall.facts_in_context]),
             episodes=tuple(episodes[: limit or recall.episodes_in_context]),
             emotions=summarise_emotions(found.emotions, now=now, days=recall.emotion_days),
+            profile=profile,
+            repeats=repeats,
+            profile_share=self._config.profile.share,
         )
         return context, searched
+
+    async def profile(self, scope: Scope, query: str | None, *, now: datetime) -> ViewerProfile:
+        """The viewer profile as the prompt would carry it for ``query`` (``None``: no
+        message, facts chosen by their weight alone)."""
+        if query is None or not query.strip():
+            facts = await self._store.list_facts(scope, where=FactFilter())
+            return self._profile(scope, "", facts, [], now)
+        context, _ = await self.look_up(scope, query, now=now)
+        assert context.profile is not None  # look_up for the prompt always builds it
+        return context.profile
+
+    def _worth_showing(self, entry: Ranked[Episode]) -> bool:
+        return entry.components.relevance >= self._config.recall.min_relevance
+
+    def _profile(
+        self,
+        scope: Scope,
+        query: str,
+        current: Sequence[Fact],
+        ranked: Sequence[Ranked[Fact]],
+        now: datetime,
+    ) -> ViewerProfile:
+        """The viewer profile for ``query``: facts it matched, or whose group it cues,
+        count as relevant (:mod:`.facet_cues`)."""
+        relevance = {entry.item.id: entry.components.relevance for entry in ranked}
+        cued = cued_facets(query)
+        if cued:
+            lift = self._config.recall.cued_relevance
+            for fact in current:
+                if facet_of(fact) in cued:
+                    relevance[fact.id] = max(relevance.get(fact.id, 0.0), lift)
+        known = [fact for fact in current if fact.recorded_at <= now]
+        return build_profile(scope, known, relevance=relevance, config=self._config.profile)
 
     async def _with_neighbours(
         self, scope: Scope, ranked: list[Ranked[Episode]], where: EpisodeFilter
@@ -156,9 +210,15 @@ class Recaller:
         return with_neighbours(ranked, found, config)
 
     async def _search(
-        self, scope: Scope, query: str, now: datetime, searched: bool, episodes_where: EpisodeFilter
+        self,
+        scope: Scope,
+        query: str,
+        now: datetime,
+        searched: bool,
+        with_profile: bool,
+        episodes_where: EpisodeFilter,
     ) -> _Found:
-        found = _Found([], [], [], [], [])
+        found = _Found([], [], [], [], [], [])
         recall = self._config.recall
         facts_where = FactFilter()
 
@@ -183,9 +243,14 @@ class Recaller:
             since = now - timedelta(days=recall.emotion_days)
             found.emotions = await self._store.list_emotions(scope, since=since, until=now)
 
+        async def profile() -> None:
+            found.current_facts = await self._store.list_facts(scope, where=facts_where)
+
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(emotions)
+                if with_profile:
+                    group.start_soon(profile)
                 if searched:
                     group.start_soon(by_vector)
                     group.start_soon(by_keywords)
@@ -193,38 +258,19 @@ class Recaller:
             raise first_omoide_error(failures) from failures
         return found
 
-    def _only_related(self, found: _Found, query: str) -> _Found:
-        """Drop memories unrelated to the query: no shared words, meaning below the floor,
-        and (for facts) not among the best facts of a type the query asks about."""
-        floors = self._floors
-        fact_ids = {hit.item.id for hit in found.fact_keyword}
-        fact_ids.update(hit.item.id for hit in found.fact_vector if hit.score > floors.facts)
-        for category in cued_categories(query):
-            in_category = [hit for hit in found.fact_vector if hit.item.category is category]
-            per_category = self._config.recall.facts_per_cued_category
-            fact_ids.update(hit.item.id for hit in in_category[:per_category])
-        episode_ids = {hit.item.id for hit in found.episode_keyword}
-        episode_ids.update(
-            hit.item.id for hit in found.episode_vector if hit.score > floors.episodes
-        )
-        return _Found(
-            episode_vector=[hit for hit in found.episode_vector if hit.item.id in episode_ids],
-            episode_keyword=found.episode_keyword,
-            fact_vector=[hit for hit in found.fact_vector if hit.item.id in fact_ids],
-            fact_keyword=[hit for hit in found.fact_keyword if hit.item.id in fact_ids],
-            emotions=found.emotions,
-        )
-
     def _rank(
         self,
         vector_hits: Sequence[Hit[Item]],
         keyword_hits: Sequence[Hit[Item]],
         now: datetime,
+        query_terms: int,
     ) -> list[Ranked[Item]]:
         items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
         relevance = fuse_relevance(
             {hit.item.id: hit.score for hit in vector_hits},
             {hit.item.id: hit.score for hit in keyword_hits},
+            scale=self._scale,
+            query_terms=query_terms,
             config=self._config.fusion,
         )
         candidates: list[Candidate[Item]] = [

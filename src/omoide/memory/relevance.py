@@ -22,11 +22,16 @@ import numpy as np
 from omoide.embed.base import Embedder
 from omoide.embed.calibration import CALIBRATION_SET_ID
 from omoide.embed.calibration_pairs import DIFFERENT_FACT_PAIRS, PARAPHRASE_PAIRS
+from omoide.memory.ranking import RelevanceScale
 
 logger = logging.getLogger(__name__)
 
 FACT_QUANTILE = 0.5
 EPISODE_QUANTILE = 0.9
+MINIMUM_SPREAD = 0.05
+"""The related level stays at least this far above the floor (a degenerate model)."""
+SCALE_VERSION = 2
+"""Bumped when the cached entry's fields change (2: ``related``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,13 @@ class RelevanceFloor:
     episodes: float
     unrelated_mean: float
     unrelated_count: int
+    related: float
+    """The median similarity of paraphrases: where meaning says "the same thing"."""
+
+    def scale(self) -> RelevanceScale:
+        """The absolute relevance scale of this model: 0 at the episode floor (unrelated
+        statements' 90th percentile), 1 at the paraphrases' median."""
+        return RelevanceScale(cosine_unrelated=self.episodes, cosine_related=self.related)
 
 
 async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
@@ -53,18 +65,23 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
     similarities = queries @ facts.T
     unrelated = similarities[~np.eye(len(pairs), dtype=bool)].astype(np.float64)
     facts, episodes = np.quantile(unrelated, [FACT_QUANTILE, EPISODE_QUANTILE])
+    paraphrases = np.diagonal(similarities)[: len(PARAPHRASE_PAIRS)].astype(np.float64)
     return RelevanceFloor(
         model_name=embedder.model_name,
         facts=float(facts),
         episodes=float(episodes),
         unrelated_mean=float(unrelated.mean()),
         unrelated_count=int(unrelated.size),
+        related=max(float(np.median(paraphrases)), float(episodes) + MINIMUM_SPREAD),
     )
 
 
 async def cached_relevance_floor(embedder: Embedder, path: Path) -> RelevanceFloor:
     """The floor for ``embedder``, computed once per model and calibration set."""
-    key = f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{FACT_QUANTILE}|q{EPISODE_QUANTILE}"
+    key = (
+        f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{FACT_QUANTILE}|q{EPISODE_QUANTILE}"
+        f"|v{SCALE_VERSION}"
+    )
     entries = await anyio.to_thread.run_sync(_read, path)
     cached = entries.get(key)
     if isinstance(cached, dict):

@@ -1,0 +1,85 @@
+"""One line per thing said: repeated and near-identical episodes collapse into one.
+
+A viewer who says "it's raining again" on five days should not fill the memory section
+five times. Episodes are compared by what the viewer said (the character's reply when the
+viewer's message is empty): the same words after normalisation, or word sets that overlap
+by at least ``similarity`` (Jaccard over the keyword analyzer's terms, so Korean, Japanese
+and Chinese compare by character bigrams). The best-ranked episode of each group stays, and
+:class:`Repeats` says how often and between which dates the thing was said.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from omoide.domain import Episode
+from omoide.memory.ranking import Ranked
+from omoide.store.keywords import analyze_document
+
+REPEAT_SIMILARITY = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Repeats:
+    """How often a thing was said (the shown episode included) and when."""
+
+    count: int
+    first: datetime
+    last: datetime
+
+
+@dataclass(slots=True)
+class _Group:
+    kept: Ranked[Episode]
+    key: str
+    terms: frozenset[str]
+    moments: list[datetime]
+
+
+def said(episode: Episode) -> str:
+    """What an episode is about for comparison: the viewer's words, else the reply."""
+    return episode.user_message if episode.user_message.strip() else episode.bot_message
+
+
+def _key(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(character for character in folded if character.isalnum())
+
+
+def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
+    if not first or not second:
+        return 0.0
+    return len(first & second) / len(first | second)
+
+
+def collapse_repeats(
+    ranked: Sequence[Ranked[Episode]], *, similarity: float = REPEAT_SIMILARITY
+) -> tuple[list[Ranked[Episode]], dict[str, Repeats]]:
+    """``ranked`` with each group of (near-)identical episodes reduced to its best member,
+    in the same order, and the :class:`Repeats` of every kept episode said more than once.
+    """
+    groups: list[_Group] = []
+    for entry in ranked:
+        text = said(entry.item)
+        key, terms = _key(text), frozenset(analyze_document(text))
+        group = next(
+            (
+                group
+                for group in groups
+                if (key and key == group.key) or _overlap(terms, group.terms) >= similarity
+            ),
+            None,
+        )
+        if group is None:
+            groups.append(_Group(entry, key, terms, [entry.item.recorded_at]))
+        else:
+            group.moments.append(entry.item.recorded_at)
+    repeats = {
+        group.kept.item.id: Repeats(len(group.moments), min(group.moments), max(group.moments))
+        for group in groups
+        if len(group.moments) > 1
+    }
+    return [group.kept for group in groups], repeats
