@@ -4,11 +4,14 @@ and ``.md`` (the tables a person reads), built from the same document."""
 from __future__ import annotations
 
 import json
+import os
+import platform
+import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.markdown import table
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 SUMMARY_HEADER = (
     "language",
@@ -24,6 +27,46 @@ SUMMARY_HEADER = (
 CASE_HEADER = ("case", "kind", "split", "omoide", "leak", "tokens", "bm25-only", "vector-only")
 
 
+def commit() -> str:
+    """The checked-out commit, or ``unknown``."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head or "unknown"
+
+
+def machine() -> dict[str, Any]:
+    processor = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                processor = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "processor": processor,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+    }
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
 def _mark(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -37,7 +80,7 @@ def header_section(document: Mapping[str, Any]) -> list[str]:
         f"- date: {document['date']}",
         f"- commit: `{document['commit']}`",
         f"- machine: {machine['nproc']} cores (nproc), {machine['processor']}, "
-        f"Python {machine['python']}",
+        f"Python {machine['python']}, load average {machine['load_average'][0]} at the start",
         f"- wall time: {document['seconds'] / 60:.1f} min",
         "",
         "Each case is one viewer's weeks of talk with a character, stored turn by turn in a "

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.companion.dataset import FILES, Case, load_all_cases, load_pools
-from benchmarks.companion.report import write_reports
+from benchmarks.companion.report import commit, machine, write_reports
 from benchmarks.companion.runner import CaseResult, run_cases
-from benchmarks.quality.report import commit, machine
 
 PROFILES: dict[str, tuple[str, ...]] = {"quick": ("use",), "full": ("use", "e5")}
 SPLIT_CHOICES = ("dev", "heldout", "all")
@@ -76,6 +75,7 @@ async def run_benchmark(
 ) -> dict[str, Any]:
     """Run the selected cases with each embedder; write the reports; return the document."""
     started = time.perf_counter()
+    environment = machine()
     names = tuple(embedders or PROFILES[profile])
     cases = select(load_all_cases(), split=split, files=files)
     pools = load_pools(cases)
@@ -91,7 +91,7 @@ async def run_benchmark(
         "command": command(profile, split, files, names),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": commit(),
-        "machine": machine(),
+        "machine": environment,
         "python": sys.version.split()[0],
         "split": split,
         "files": list(files),
