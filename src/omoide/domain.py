@@ -172,6 +172,26 @@ class Episode:
 @dataclass(frozen=True, slots=True)
 class Fact:
     """Something believed about a viewer, with its provenance and validity times."""
+MAX_SLOT_CHARS = 120
+MAX_TERMS = 16
+MAX_TERM_CHARS = 200
+
+
+def check_fact_slot(slot: str | None, terms: tuple[str, ...]) -> None:
+    """A fact's slot is None or a short non-blank string; terms a short tuple of strings."""
+    if slot is not None and (
+        not isinstance(slot, str) or not slot.strip() or len(slot) > MAX_SLOT_CHARS
+    ):
+        raise InvalidInput(f"a fact slot must be a non-blank string of at most {MAX_SLOT_CHARS}")
+    if not isinstance(terms, tuple) or len(terms) > MAX_TERMS:
+        raise InvalidInput(f"fact terms must be a tuple of at most {MAX_TERMS} strings")
+    for term in terms:
+        if not isinstance(term, str) or not term.strip() or len(term) > MAX_TERM_CHARS:
+            raise InvalidInput(
+                f"each fact term must be a non-blank string of at most {MAX_TERM_CHARS}"
+            )
+
+
 
     id: str
     scope: Scope
@@ -192,12 +212,18 @@ class Fact:
 
     def __post_init__(self) -> None:
         check_unit_interval(self.confidence, name="confidence")
+    slot: str | None = None
+    """What the fact fills ("home", "pet:<species>", "like:<object>"): a later fact of the
+    same slot updates it (see ``omoide.memory.fact_text``); None when untyped."""
+    terms: tuple[str, ...] = ()
+    """Key terms as the viewer said them: names, objects, places, dates."""
         check_unit_interval(self.salience, name="salience")
         as_utc(self.recorded_at, name="recorded_at")
         as_utc(self.valid_from, name="valid_from")
 
     @property
     def is_current(self) -> bool:
+        check_fact_slot(self.slot, self.terms)
         return self.superseded_at is None and self.trust is not TrustState.CONTRADICTED
 
 
