@@ -149,25 +149,24 @@ _HAN_COMMA = re.compile(r"(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])")
 """NFKC turns the Chinese comma into ","; between Han characters it is put back."""
 
 
-def _is_symbol(character: str) -> bool:
-    """Emoji and pictographs (category So), and modifiers that go with them."""
-    return (
-        unicodedata.category(character) in ("So", "Sk", "Cs")
-        or "\U0001f3fb" <= character <= "\U0001f3ff"
-    )
+_SYMBOLS = re.compile(
+    "[\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff"
+    "\u3030\u303d\u3297\u3299\U0001f000-\U0001faff\ud800-\udfff]"
+)
+"""Emoji, pictographs, dingbats, arrows and their skin-tone modifiers."""
 
 
 def scrub(text: str) -> str:
     """``text`` with emoji and laughter replaced by spaces (before rules read it)."""
-    kept = "".join(" " if _is_symbol(c) else c for c in _INVISIBLE.sub("", text))
-    return _LAUGHTER.sub(" ", kept)
+    if text.isascii():
+        return _LAUGHTER.sub(" ", text)
+    return _LAUGHTER.sub(" ", _SYMBOLS.sub(" ", _INVISIBLE.sub("", text)))
 
 
 def viewer_text(text: str) -> str:
     """The viewer's words as a fact: no emoji, laughter, leading fillers, Chinese final
     particles or edge punctuation; spacing collapsed. May return an empty string."""
-    kept = "".join(c for c in _INVISIBLE.sub("", text) if not _is_symbol(c))
-    kept = " ".join(_LAUGHTER.sub(" ", kept).split())
+    kept = " ".join(scrub(text).split())
     kept = _HAN_COMMA.sub("\uff0c", kept)
     previous = None
     while previous != kept:
