@@ -28,8 +28,8 @@ from omoide.domain import (
     Episode,
     ScoringMethod,
     Vector,
-    as_utc,
     check_identifier,
+    check_not_future,
     new_id,
 )
 from omoide.embed.base import Embedder
@@ -193,7 +193,15 @@ class Rememberer:
             if turn.scope.character_id != character_id:
                 other = turn.scope.character_id
                 raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
-        return tuple([await self._plan(turn) for turn in turns])
+        planned = []
+        for index, turn in enumerate(turns):
+            now = self._clock.now()
+            try:
+                recorded_at = check_not_future(turn.timestamp, now=now) if turn.timestamp else now
+            except InvalidInput as exc:
+                raise InvalidInput(f"turn {index}: {exc}" if len(turns) > 1 else str(exc)) from exc
+            planned.append(await self._plan(turn, recorded_at))
+        return tuple(planned)
 
     async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
@@ -243,8 +251,7 @@ class Rememberer:
             raise failure
         return stored
 
-    async def _plan(self, turn: TurnInput) -> _Planned:
-        recorded_at = as_utc(turn.timestamp) if turn.timestamp else self._clock.now()
+    async def _plan(self, turn: TurnInput, recorded_at: datetime) -> _Planned:
         state = read_turn(turn, self._topics)
         importance = await self._importance(turn, state)
         worth = importance.worth_storing or turn.force_store
