@@ -28,7 +28,7 @@ CASE_HEADER = ("case", "kind", "split", "omoide", "leak", "tokens", "bm25-only",
 
 
 def commit() -> str:
-    """The checked-out commit, or ``unknown``."""
+    """The checked-out commit (and whether ``src/`` differs from it), or ``unknown``."""
     try:
         head = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -38,9 +38,17 @@ def commit() -> str:
             check=True,
             timeout=10,
         ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "src"],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return head or "unknown"
+    return f"{head} + uncommitted changes in src/" if changed else head or "unknown"
 
 
 def machine() -> dict[str, Any]:
