@@ -1,9 +1,10 @@
 """``make bench`` / ``make bench-quick``: every benchmark, one after the other.
 
-Runs retrieval quality (LoCoMo, LongMemEval, MemoryBank with baselines), speed and cost
-(context assembly, ingest, open time, the seed's Qdrant local mode), and the stream replay,
+Runs retrieval quality (LoCoMo, LongMemEval, MemoryBank with baselines), the companion
+suite (hand-written viewer histories, with BM25-only and vector-only baselines), speed and
+cost (context assembly, ingest, open time, the seed's Qdrant local mode), and the stream replay,
 writing JSON, Markdown and PNG reports to ``benchmarks/results/``. Each part can also run
-alone: ``python -m benchmarks.quality|speed|stream --profile quick|full``.
+alone: ``python -m benchmarks.quality|companion|speed|stream --profile quick|full``.
 """
 
 from __future__ import annotations
@@ -18,13 +19,19 @@ from typing import Any
 
 import anyio
 
+from benchmarks.companion import run_companion
 from benchmarks.quality.runner import run_quality
 from benchmarks.speed import run_speed
 from benchmarks.stream import run_stream
 
 RESULTS = Path(__file__).resolve().parent / "results"
 Part = Callable[[str, Path], Awaitable[dict[str, Any]]]
-PARTS: dict[str, Part] = {"quality": run_quality, "speed": run_speed, "stream": run_stream}
+PARTS: dict[str, Part] = {
+    "quality": run_quality,
+    "companion": run_companion,
+    "speed": run_speed,
+    "stream": run_stream,
+}
 
 
 async def run_all(profile: str, results_dir: Path, names: list[str]) -> dict[str, float]:

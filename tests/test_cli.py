@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import anyio
 from typer.testing import CliRunner
 
+from omoide.api.views_profile import ProfileOut
 from omoide.cli import app
+from omoide.config import Settings
+from omoide.domain import FactCategory, Scope
+from omoide.wiring import build
 
 runner = CliRunner()
 
@@ -87,3 +92,58 @@ def test_demo_shows_the_remembered_preference_in_the_system_prompt(tmp_path: Pat
     prompt = output[output.index("the system prompt Haru received") :]
     assert "롤 게임" in prompt
     assert "<memories>" in prompt
+
+
+def add_facts(data_dir: Path, user: str, facts: list[tuple[str, FactCategory, float]]) -> None:
+    """Facts a person states, written through the library into the CLI's data directory."""
+
+    async def main() -> None:
+        built = await build(Settings(data_dir=data_dir, embedder="hashing"))
+        try:
+            for text, category, salience in facts:
+                await built.memory.add_fact(Scope("haru", user), text, category, salience=salience)
+        finally:
+            await built.aclose()
+
+    anyio.run(main)
+
+
+def test_profile_shows_the_groups_and_prints_the_api_shape(tmp_path: Path) -> None:
+    common = ["--data-dir", str(tmp_path), "--embedder", "hashing"]
+    likes = [("롤을 좋아해요", 0.7), ("매운 라면을 좋아해요", 0.6), ("고양이를 좋아해요", 0.5)]
+    add_facts(
+        tmp_path,
+        "minjun",
+        [
+            ("간호사로 일해요", FactCategory.PERSONAL, 0.8),
+            *((text, FactCategory.PREFERENCE, salience) for text, salience in likes),
+            ("재즈를 좋아해요", FactCategory.PREFERENCE, 0.2),
+        ],
+    )
+    shown = ProfileOut.model_validate_json(
+        invoke("profile", "-c", "haru", "-u", "minjun", *common, "--json")
+    )
+    assert [group.label for group in shown.groups] == ["about them", "likes & dislikes"]
+    assert [fact.text for fact in shown.groups[1].facts] == [text for text, _ in likes]
+    assert (shown.shown, shown.total_facts) == (4, 5)
+    table = invoke("profile", "-c", "haru", "-u", "minjun", *common)
+    assert "4 of 5 current facts" in table
+    assert "likes & dislikes" in table and "간호사로 일해요" in table
+    assert "재즈를 좋아해요" not in table
+    steered = invoke("profile", "-u", "minjun", "--message", "요즘 재즈 들으면서 공부해요", *common)
+    assert "재즈를 좋아해요" in steered
+    assert "고양이를 좋아해요" not in steered
+
+
+def test_profile_of_an_unknown_viewer_is_empty(tmp_path: Path) -> None:
+    common = ["--data-dir", str(tmp_path), "--embedder", "hashing"]
+    add_facts(tmp_path, "minjun", [("간호사로 일해요", FactCategory.PERSONAL, 0.8)])
+    empty = json.loads(invoke("profile", "-u", "somebody", *common, "--json"))
+    assert empty == {
+        "character_id": "haru",
+        "user_id": "somebody",
+        "groups": [],
+        "total_facts": 0,
+        "shown": 0,
+    }
+    assert "no facts yet" in invoke("profile", "-u", "somebody", *common)

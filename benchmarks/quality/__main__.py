@@ -45,7 +45,8 @@ def main(arguments: list[str] | None = None) -> int:
         print(f"recommended: {document['recommended']}")
         for entry in document["targets"]:
             status = "met" if entry["met"] else f"short by {entry['gap']:.3f}"
-            print(f"{entry['target']} [{entry['system']}]: {entry['value']:.3f} ({status})")
+            where = f"{entry['system']}, {entry['split']}"
+            print(f"{entry['target']} [{where}]: {entry['value']:.3f} ({status})")
 
     anyio.run(run)
     return 0

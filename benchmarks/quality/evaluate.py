@@ -2,10 +2,11 @@
 
 Phase 1, per embedder: each haystack is ingested into its own store through omoide's
 write path, both store searches run once per probe (the :class:`Pool`), and the store is
-deleted (embeddings stay cached on disk). Phase 2: every system ranks every pool. The
-omoide grid is staged: fusion methods x vector/keyword split first, then recency x
-importance weights on the best split of each method (chosen by the dataset's selection
-metric, adversarial questions excluded).
+deleted (embeddings stay cached on disk). Phase 2: the baselines, today's defaults and
+the whole grid of :func:`~benchmarks.quality.systems.grid` rank every pool. Every
+question keeps the half of the dataset it belongs to (:mod:`benchmarks.quality.split`);
+choosing among the configurations happens later, on the dev half only
+(:mod:`benchmarks.quality.summary`).
 
 Two checks run along the way, on the first ``verify_probes`` pools of each embedder:
 the real ``Recaller`` (what ``MemoryManager.search`` calls) must order the pool exactly
@@ -19,30 +20,26 @@ import logging
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks.quality.dataset import Dataset, Haystack
 from benchmarks.quality.embedding_cache import DiskCachedEmbedder
-from benchmarks.quality.harness import STORE_KEYWORDS, Calibration, HaystackMemory, Pool
-from benchmarks.quality.metrics import QuestionScore, mean_scores, score_ranking, to_groups
+from benchmarks.quality.harness import Calibration, HaystackMemory, Pool
+from benchmarks.quality.metrics import QuestionScore, score_ranking, to_groups
+from benchmarks.quality.split import probe_splits
 from benchmarks.quality.systems import (
     CANDIDATES,
-    FAMILIES,
-    FUSION_METHODS,
-    Family,
+    DEPTH,
     PoolRanker,
     SystemKind,
     SystemSpec,
-    default_config,
+    default_spec,
     exact_order,
-    fusion_grid,
-    omoide_spec,
-    ranking_grid,
+    grid,
 )
-from benchmarks.quality.variants import VARIANT_NAMES, LocalBM25, as_hits, variant_searches
+from omoide.memory.config import MemoryConfig
 from omoide.memory.extraction import FactExtractor
-from omoide.memory.ranking import FusionConfig, FusionMethod
 from omoide.memory.tokens import TokenCounter
 
 logger = logging.getLogger("benchmarks.quality")
@@ -67,9 +64,8 @@ class Tools:
     extractor: FactExtractor
     counter: TokenCounter
     verify_probes: int
-    families: tuple[Family, ...] = FAMILIES
-    """The omoide families to grid; variant families need ``variants``."""
-    variants: bool = True
+    tune: bool = True
+    """Rank the whole grid, not only the baselines and today's defaults."""
 
 
 @dataclass
@@ -93,19 +89,19 @@ class DatasetRun:
     embeddings: dict[str, EmbeddingRun] = field(default_factory=dict)
     rows: dict[str, list[QuestionScore]] = field(default_factory=lambda: defaultdict(list))
     session_rows: dict[str, list[QuestionScore]] = field(default_factory=lambda: defaultdict(list))
-    chosen: dict[str, list[str]] = field(default_factory=dict)
+    splits: dict[str, str] = field(default_factory=dict)
+    """Probe id -> ``dev`` or ``heldout`` (:mod:`benchmarks.quality.split`)."""
     skipped_probes: int = 0
 
 
-def baseline_systems(embedding: str, *, primary: bool, variants: bool) -> list[SystemSpec]:
-    specs = [SystemSpec(SystemKind.VECTOR, embedder=embedding)]
+def systems_for(embedding: str, *, primary: bool, tune: bool) -> list[SystemSpec]:
+    """BM25 (once per dataset), vector search, today's defaults and the grid."""
+    specs = [SystemSpec(SystemKind.VECTOR, embedder=embedding), default_spec(embedding)]
     if primary:
-        specs[:0] = [
-            SystemSpec(SystemKind.KEYWORD, family=Family(keywords=keywords))
-            for keywords in (STORE_KEYWORDS, *(VARIANT_NAMES if variants else ()))
-        ]
-    specs.append(omoide_spec(embedding, default_config()))
-    return specs
+        specs.insert(0, SystemSpec(SystemKind.KEYWORD))
+    if tune:
+        specs += grid(embedding)
+    return list({spec.name: spec for spec in specs}.values())
 
 
 async def collect(
@@ -185,43 +181,29 @@ async def collect_haystack(
         phase.counts["ingested_units"] += stats.units
         phase.counts["fact_changes"] += stats.facts_changed
         phase.counts["extraction_failures"] += stats.extraction_failures
-        searches = variant_searches(haystack.units) if tools.variants else {}
-        await search_haystack(run, phase, memory, tools, searches)
+        await search_haystack(run, phase, memory, tools)
     finally:
         await memory.close()
         remove_store(path)
 
 
 async def search_haystack(
-    run: DatasetRun,
-    phase: EmbeddingRun,
-    memory: HaystackMemory,
-    tools: Tools,
-    searches: Mapping[str, LocalBM25],
+    run: DatasetRun, phase: EmbeddingRun, memory: HaystackMemory, tools: Tools
 ) -> None:
     groups = {unit.unit_id: unit.group for unit in memory.haystack.units}
-    episodes = await memory.episodes_by_unit()
     for probe in memory.haystack.probes:
         if not probe.evidence and not probe.evidence_groups:
             run.skipped_probes += int(phase.primary)
             continue
         started = time.perf_counter()
-        pool = await memory.pool(probe, limit=CANDIDATES)
+        pool = await memory.with_neighbours(await memory.pool(probe, limit=CANDIDATES))
         phase.timings["search_seconds"] += time.perf_counter() - started
-        variants = {
-            name: as_hits(
-                search.search(probe.question, until=probe.now, limit=CANDIDATES), episodes
-            )
-            for name, search in searches.items()
-        }
-        pool = await memory.with_neighbours(replace(pool, variants=variants))
         phase.counts["searches"] += 1
         phase.pools.append((pool, groups))
         if phase.counts["recaller_checked"] < tools.verify_probes:
-            spec = omoide_spec(phase.name, default_config())
-            expected = await memory.recaller_ranking(probe, default_config())
-            ours = exact_order(spec, pool)
-            phase.counts["recaller_agreed"] += int(ours == expected[: len(ours)])
+            expected = await memory.recaller_ranking(probe, MemoryConfig(), DEPTH)
+            ours = exact_order(default_spec(phase.name), pool)
+            phase.counts["recaller_agreed"] += int(ours == expected)
             phase.counts["recaller_checked"] += 1
 
 
@@ -248,57 +230,9 @@ def score_systems(
                 )
 
 
-def selection_score(run: DatasetRun, name: str) -> float:
-    rows = [row for row in run.rows[name] if row.category not in EXCLUDED_CATEGORIES]
-    return mean_scores(rows).get(run.selection_metric, 0.0)
-
-
-def stage_one(embedding: str, family: Family) -> list[SystemSpec]:
-    """The fusion grid of ``family`` (max scaling replaces the weighted sum only)."""
-    return [
-        omoide_spec(embedding, config, family)
-        for config in fusion_grid()
-        if not family.max_scaled or config.fusion.method is FusionMethod.WEIGHTED_SUM
-    ]
-
-
-def best_fusions(run: DatasetRun, embedding: str, family: Family) -> list[FusionConfig]:
-    """The best vector/keyword split of each fusion method in stage 1."""
-    chosen = []
-    for method in FUSION_METHODS:
-        candidates = [
-            spec
-            for spec in stage_one(embedding, family)
-            if spec.config is not None and spec.config.fusion.method is method
-        ]
-        if candidates:
-            best = max(candidates, key=lambda spec: selection_score(run, spec.name))
-            assert best.config is not None
-            chosen.append(best.config.fusion)
-    return chosen
-
-
 def score_embedding(run: DatasetRun, phase: EmbeddingRun, tools: Tools) -> None:
-    """Baselines and stage 1 of every family, then stage 2 on each family's best fusions."""
-    specs = baseline_systems(phase.name, primary=phase.primary, variants=tools.variants)
-    for family in tools.families:
-        specs += stage_one(phase.name, family)
-    score_systems(run, phase, unique(specs), tools.verify_probes)
-    stage_two: list[SystemSpec] = []
-    for family in tools.families:
-        stage_two += [
-            omoide_spec(phase.name, config, family)
-            for config in ranking_grid(best_fusions(run, phase.name, family))
-            if not family.max_scaled or config.fusion.method is FusionMethod.WEIGHTED_SUM
-        ]
-    done = set(run.rows) | set(run.session_rows)
-    fresh = [spec for spec in unique(stage_two) if spec.name not in done]
-    score_systems(run, phase, fresh, tools.verify_probes)
-    run.chosen[phase.name] = [spec.name for spec in unique(stage_two)]
-
-
-def unique(specs: Sequence[SystemSpec]) -> list[SystemSpec]:
-    return list({spec.name: spec for spec in specs}.values())
+    specs = systems_for(phase.name, primary=phase.primary, tune=tools.tune)
+    score_systems(run, phase, specs, tools.verify_probes)
 
 
 async def run_dataset(
@@ -312,7 +246,7 @@ async def run_dataset(
 ) -> DatasetRun:
     """Every haystack under every embedding (one named in ``limits`` only on that many
     haystacks); the first embedding's store also serves BM25."""
-    run = DatasetRun(dataset, character_id, selection_metric)
+    run = DatasetRun(dataset, character_id, selection_metric, splits=probe_splits(dataset))
     for embedding in embeddings:
         count = limits.get(embedding.name, len(dataset.haystacks))
         phase = await collect(run, embedding, dataset.haystacks[:count], tools)

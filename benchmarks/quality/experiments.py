@@ -53,13 +53,13 @@ from omoide.store.keywords import analyze_document, analyze_query
 logger = logging.getLogger("benchmarks.quality")
 
 WIDE = 100
-"""Hits kept per search list, so that variants may use fewer or more than today's 50."""
+"""Hits kept per search list, so that variants may use fewer or more than the recall path."""
 COLUMNS = ("recall@1", "recall@5", "recall@10", "hit@1", "hit@10", "all@10", "mrr")
 CATEGORY_COLUMNS = ("recall@10", "hit@1", "mrr")
 EXCLUDED = frozenset({"adversarial"})
 
 
-POOL_VERSION = 3
+POOL_VERSION = 4
 """Bumped when what a pool holds changes."""
 
 
@@ -231,7 +231,7 @@ def contextual_limit(dataset: str, limit: int | None, options: argparse.Namespac
 
 async def run(options: argparse.Namespace) -> list[str]:
     profile = replace(PROFILES["full"], longmemeval_questions=None, locomo_context=False)
-    tools = replace(profile_tools(profile, WORK_DIR), variants=False)
+    tools = replace(profile_tools(profile, WORK_DIR), tune=False)
     wanted = options.datasets.split(",")
     command = "python -m benchmarks.quality.experiments " + " ".join(options.given)
     lines = [

@@ -1,21 +1,23 @@
 """omoide's ranking, re-done fast for a grid of weights over one fused candidate list.
 
-:func:`omoide.memory.ranking.rank` validates and rebuilds every candidate on each call,
-about 1 ms for 100 candidates; a grid of ~100 weightings over a thousand questions would
-spend minutes there. Here the fused relevance (omoide's own ``fuse_relevance``), the
-recency and the importance of each candidate are computed once per fusion configuration,
-normalised with omoide's own ``normalise``, and each weighting only recombines them,
-with ``rank``'s tie-breaking (total at 9 decimals, then raw relevance, raw importance,
-recency of last activity, input order).
+:func:`omoide.memory.ranking.rank` validates and rebuilds every candidate on each call;
+a grid of ~100 configurations over a few thousand questions would spend minutes there.
+Here the fused relevance (omoide's own ``fuse_relevance``), the importance and the last
+activity of each candidate are computed once per (fusion, keyword half), the recency
+once per decay, and each weighting only recombines them with ``RankingWeights.factor``:
+``total = relevance x factor(recency, importance)``, clamped to [0, 1], ordered with
+``rank``'s tie-breaking (total at 9 decimals, then relevance, importance, the more
+recent activity, input order).
 
-The run checks this against ``omoide_ranking`` (which calls ``rank`` itself) on every
-configuration for a sample of questions, and reports any difference.
+The run checks this against :func:`~benchmarks.quality.systems.exact_order` (which calls
+``rank`` itself) on every configuration for a sample of questions, and reports any
+difference; a test does the same on generated pools.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from benchmarks.quality.harness import Pool, unit_of
 from omoide.domain import Episode
@@ -23,8 +25,8 @@ from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.ranking import (
     FusionConfig,
     RankingWeights,
+    Relevance,
     fuse_relevance,
-    normalise,
     raw_recency,
 )
 from omoide.memory.recall import importance_of
@@ -32,85 +34,81 @@ from omoide.store.base import Hit
 
 _TOTAL_DIGITS = 9
 
-Fuse = Callable[..., dict[str, float]]
-"""``fuse(vector_scores, keyword_scores, *, config)``, as ``fuse_relevance``."""
-
 
 @dataclass(frozen=True, slots=True)
 class Features:
     """The candidates of one pool under one fusion, in ``rank``'s input order."""
 
-    unit_ids: tuple[str, ...]
-    raw_relevance: tuple[float, ...]
     relevance: tuple[float, ...]
-    raw_importance: tuple[float, ...]
     importance: tuple[float, ...]
     moments: tuple[float, ...]
     episodes: tuple[Episode, ...]
 
 
-def features(
+def fused(
     pool: Pool,
     keyword_hits: Sequence[Hit[Episode]],
     fusion: FusionConfig,
-    fuse: Fuse = fuse_relevance,
-) -> Features:
-    items = {hit.item.id: hit.item for hit in [*pool.vector, *keyword_hits]}
-    fused = fuse(
-        {hit.item.id: hit.score for hit in pool.vector},
+    keyword_half: float,
+    vector_hits: Sequence[Hit[Episode]] | None = None,
+) -> list[tuple[Episode, Relevance]]:
+    """(episode, fused relevance) best first, as ``Recaller._rank`` fuses the hits: on the
+    pool's calibrated scale with ``keyword_half``, over the query's distinct terms."""
+    vectors = pool.vector if vector_hits is None else vector_hits
+    items = {hit.item.id: hit.item for hit in [*vectors, *keyword_hits]}
+    relevance = fuse_relevance(
+        {hit.item.id: hit.score for hit in vectors},
         {hit.item.id: hit.score for hit in keyword_hits},
+        scale=replace(pool.scale, keyword_half=keyword_half),
+        query_terms=pool.query_terms,
         config=fusion,
     )
-    episodes = tuple(items[item_id] for item_id in fused)
-    raw_relevance = tuple(fused.values())
-    raw_importance = tuple(importance_of(episode) for episode in episodes)
+    return [(items[item_id], value) for item_id, value in relevance.items()]
+
+
+def features(
+    pool: Pool, keyword_hits: Sequence[Hit[Episode]], fusion: FusionConfig, keyword_half: float
+) -> Features:
+    candidates = fused(pool, keyword_hits, fusion, keyword_half)
+    episodes = tuple(episode for episode, _ in candidates)
     return Features(
-        unit_ids=tuple(unit_of(episode) for episode in episodes),
-        raw_relevance=raw_relevance,
-        relevance=tuple(normalise(list(raw_relevance))),
-        raw_importance=raw_importance,
-        importance=tuple(normalise(list(raw_importance))),
+        relevance=tuple(relevance.value for _, relevance in candidates),
+        importance=tuple(importance_of(episode) for episode in episodes),
         moments=tuple(last_reinforced_at(episode).timestamp() for episode in episodes),
         episodes=episodes,
     )
 
 
 def recency(found: Features, pool: Pool, decay_per_hour: float) -> list[float]:
-    raw = [
+    """Each candidate's ``decay ** hours`` since its last activity, at the question."""
+    return [
         raw_recency(last_reinforced_at(episode), now=pool.probe.now, decay_per_hour=decay_per_hour)
         for episode in found.episodes
     ]
-    return normalise(raw)
 
 
 def fast_order(
-    found: Features, recency_scaled: Sequence[float], weights: RankingWeights, limit: int
+    found: Features, recencies: Sequence[float], weights: RankingWeights, limit: int
 ) -> list[str]:
     """Unit ids best first, as ``rank`` orders them under ``weights``."""
-    ranked = fast_ranking(found, recency_scaled, weights)[:limit]
-    return [unit_of(episode) for episode, _ in ranked]
+    return [unit_of(episode) for episode, _ in fast_ranking(found, recencies, weights)[:limit]]
 
 
 def fast_ranking(
-    found: Features, recency_scaled: Sequence[float], weights: RankingWeights
+    found: Features, recencies: Sequence[float], weights: RankingWeights
 ) -> list[tuple[Episode, float]]:
     """(episode, total) best first, as ``rank`` orders and scores them under ``weights``."""
-    total_weight = weights.weight_sum
     keys = []
     totals = []
-    for index in range(len(found.unit_ids)):
-        weighted = (
-            weights.relevance * found.relevance[index]
-            + weights.recency * recency_scaled[index]
-            + weights.importance * found.importance[index]
-        )
-        total = min(1.0, max(0.0, weighted / total_weight))
+    for index, relevance in enumerate(found.relevance):
+        factor = weights.factor(recencies[index], found.importance[index])
+        total = min(1.0, max(0.0, relevance * factor))
         totals.append(total)
         keys.append(
             (
                 -round(total, _TOTAL_DIGITS),
-                -found.raw_relevance[index],
-                -found.raw_importance[index],
+                -relevance,
+                -found.importance[index],
                 -found.moments[index],
                 index,
             )

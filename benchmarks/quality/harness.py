@@ -7,8 +7,10 @@ rule fact extraction: what runs without a language model), fed in batches throug
 Every unit is stored (``force_store=True``) with its unit id in the episode's metadata.
 
 For each probe, :meth:`HaystackMemory.pool` runs the two store searches once, with the
-filter the recall path uses (recorded no later than the question), and the systems
-rank that pool (see :mod:`benchmarks.quality.systems`).
+filter and the candidate count the recall path uses (recorded no later than the
+question), and keeps what relevance needs besides the scores: the embedder's calibrated
+:class:`~omoide.memory.ranking.RelevanceScale` and the query's distinct keyword terms.
+The systems rank that pool (see :mod:`benchmarks.quality.systems`).
 :meth:`HaystackMemory.recaller_ranking` asks the real :class:`~omoide.memory.recall.Recaller`,
 to check that the systems rank exactly as ``MemoryManager.search`` does.
 """
@@ -24,11 +26,12 @@ from benchmarks.quality.dataset import Haystack, Probe, Unit
 from omoide.clock import FixedClock
 from omoide.domain import Episode, Scope
 from omoide.embed.base import Embedder
-from omoide.memory.config import MemoryConfig
+from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction import FactExtractor
 from omoide.memory.facts import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
+from omoide.memory.ranking import RelevanceScale
 from omoide.memory.recall import Recaller
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.remember import Rememberer
@@ -36,6 +39,7 @@ from omoide.memory.tokens import TokenCounter
 from omoide.memory.turns import TurnInput
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, Hit, MemoryStore
+from omoide.store.keywords import analyze_query
 from omoide.store.sqlite.store import open_sqlite_store
 
 UNIT_KEY = "unit"
@@ -58,6 +62,10 @@ class Pool:
     probe: Probe
     vector: tuple[Hit[Episode], ...]
     keyword: tuple[Hit[Episode], ...]
+    scale: RelevanceScale
+    """The embedder's calibrated scale (``RelevanceFloor.scale()``), as the Recaller uses."""
+    query_terms: int
+    """Distinct keyword terms of the question, as the Recaller counts them."""
     variants: Mapping[str, tuple[Hit[Episode], ...]] = field(default_factory=dict)
     """Keyword hits of the experimental searches (:mod:`benchmarks.quality.variants`)."""
     neighbours: Mapping[str, tuple[Episode, ...]] = field(default_factory=dict)
@@ -83,6 +91,11 @@ class IngestStats:
 
 def unit_of(episode: Episode) -> str:
     return str(episode.metadata[UNIT_KEY])
+
+
+def recall_filter(probe: Probe) -> EpisodeFilter:
+    """The episode filter of ``Recaller.look_up`` at the question's time."""
+    return EpisodeFilter(min_importance=RecallConfig().min_importance, until=probe.now)
 
 
 def turn_input(scope: Scope, unit: Unit) -> TurnInput:
@@ -159,7 +172,7 @@ class HaystackMemory:
 
     async def pool(self, probe: Probe, *, limit: int) -> Pool:
         """Both store searches for ``probe``, filtered as the recall path filters them."""
-        where = EpisodeFilter(until=probe.now)
+        where = recall_filter(probe)
         vector = await self._embedder.embed_query(probe.question)
         by_vector = await self._store.search_episode_vectors(
             self.scope, vector, where=where, limit=limit
@@ -167,12 +180,14 @@ class HaystackMemory:
         by_keyword = await self._store.search_episode_keywords(
             self.scope, probe.question, where=where, limit=limit
         )
-        return Pool(probe, tuple(by_vector), tuple(by_keyword))
+        calibration = self._parts[2]
+        terms = len(set(analyze_query(probe.question)))
+        return Pool(probe, tuple(by_vector), tuple(by_keyword), calibration.floors.scale(), terms)
 
     async def with_neighbours(self, pool: Pool) -> Pool:
         """``pool`` with the timeline neighbours of all its episodes, read as recall does."""
         ids = list(pool.episodes())
-        where = EpisodeFilter(until=pool.probe.now)
+        where = recall_filter(pool.probe)
         found = await self._store.episode_neighbours(self.scope, ids, where=where)
         return replace(pool, neighbours=found)
 
@@ -183,12 +198,13 @@ class HaystackMemory:
         )
         return {unit_of(episode): episode for episode in episodes}
 
-    async def recaller_ranking(self, probe: Probe, config: MemoryConfig) -> list[str]:
-        """Unit ids in the order ``MemoryManager.search`` ranks them under ``config``."""
+    async def recaller_ranking(self, probe: Probe, config: MemoryConfig, limit: int) -> list[str]:
+        """Unit ids in the order ``MemoryManager.search`` ranks them under ``config`` (its
+        best ``limit``): ``Recaller.look_up(for_prompt=False)``."""
         embedder, counter, calibration, clock = self._parts
         recaller = _recaller(self._store, embedder, counter, config, clock, calibration)
         context, _ = await recaller.look_up(
-            self.scope, probe.question, now=probe.now, for_prompt=False
+            self.scope, probe.question, now=probe.now, for_prompt=False, limit=limit
         )
         return [unit_of(ranked.item) for ranked in context.episodes]
 

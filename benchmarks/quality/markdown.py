@@ -50,10 +50,18 @@ def header_section(document: Mapping[str, Any]) -> list[str]:
         *([f"- note: {document['note']}"] if document.get("note") else []),
         "",
         "Rankings are of single turns (LoCoMo, LongMemEval) or exchanges (MemoryBank); each "
-        "system ranks the same store hits (top 50 by vector and top 50 by BM25, recorded no "
-        "later than the question). `omoide:<embedder> <config>` is omoide's ranking as "
-        "`MemoryManager.search` computes it: `sum`/`rrf` fusion with vector/keyword weights "
-        "`v`/`k`, then relevance/recency/importance weights `rel`/`rec`/`imp`.",
+        "system ranks the same store hits (as many by vector and by BM25 as the recall path "
+        "takes, recorded no later than the question). `omoide:<embedder> <config>` is "
+        "omoide's ranking as `MemoryManager.search` computes it: relevance on absolute "
+        "scales (the cosine on the embedder's calibrated scale, BM25 per query term "
+        "saturated at `h`), fused by a weighted mean with vector/keyword weights `v`/`k`, "
+        "times a bounded factor of recency and importance (weights `rel`/`rec`/`imp`), then "
+        "the answers to the best asking episodes joined.",
+        "",
+        "Every dataset is split before anything is scored: LoCoMo by conversation and "
+        "MemoryBank by user (alternating), LongMemEval by a hash of the question id. The "
+        "recommended configuration is chosen on the dev half only; the held-out half is "
+        "the honest number.",
         "",
     ]
 
@@ -63,6 +71,7 @@ def targets_section(document: Mapping[str, Any]) -> list[str]:
         [
             entry["target"],
             f"`{entry['system']}`",
+            entry["split"],
             entry["value"],
             entry["goal"],
             "yes" if entry["met"] else "no",
@@ -73,39 +82,70 @@ def targets_section(document: Mapping[str, Any]) -> list[str]:
     return [
         "## Targets",
         "",
-        *table(("target", "system", "value", "goal", "met", "short by"), rows),
+        *table(("target", "system", "split", "value", "goal", "met", "short by"), rows),
     ]
 
 
 def decision_section(document: Mapping[str, Any]) -> list[str]:
     decision = document["decision"]
     embedder = decision["embedder"]
-    lines = ["## Decision", "", f"Recommended: `{document['recommended']}`", ""]
+    lines = ["## Decision (dev half only)", "", f"Recommended: `{document['recommended']}`", ""]
     rows = [
-        [name, *embedder["per_dataset"][name].values(), embedder["mean_best_score"][name]]
+        [name, *embedder["per_dataset"][name].values(), embedder["mean_dev_score"][name]]
         for name in embedder["per_dataset"]
     ]
-    datasets = [f"{name} ({count} q)" for name, count in embedder["questions"].items()]
-    lines += ["Best omoide configuration per embedder, on the questions both answered:", ""]
+    datasets = [f"{name} dev ({count} q)" for name, count in embedder["questions"].items()]
+    lines += ["The configuration chosen per embedder, on the dev questions both answered:", ""]
     lines += table(("embedder", *datasets, "mean per question"), rows)
     for name, config in decision["configs"].items():
-        lines += [f"Top configurations under `{name}` (mean of the selection metrics):", ""]
-        top = [
-            [f"`{entry['system']}`", *entry["scores"].values(), entry["mean"]]
-            for entry in config["top"]
-        ]
-        if config["default"] is not None:
-            default = config["default"]
-            top.append(
-                [
-                    f"today's default `{default['system']}`",
-                    *default["scores"].values(),
-                    default["mean"],
-                ]
-            )
-        scores = list(config["top"][0]["scores"]) if config["top"] else []
-        lines += table(("system", *scores, "mean"), top)
+        lines += config_table(name, config)
     return lines
+
+
+def config_table(embedder: str, config: Mapping[str, Any]) -> list[str]:
+    """The best configurations under one embedder: dev scores, held-out beside."""
+    lines = [
+        f"Top configurations under `{embedder}` of {config['candidates']}, by the mean dev "
+        "selection metric (held-out shown, not used):",
+        "",
+    ]
+    entries = [*config["top"]]
+    if config["default"] is not None:
+        entries.append({**config["default"], "system": f"default {config['default']['system']}"})
+    top = [
+        [
+            f"`{entry['system']}`",
+            *entry["scores"].values(),
+            entry["mean"],
+            *entry["heldout"].values(),
+            entry["heldout_mean"],
+        ]
+        for entry in entries
+    ]
+    scores = list(config["top"][0]["scores"]) if config["top"] else []
+    header = (
+        "system",
+        *(f"{score} dev" for score in scores),
+        "dev mean",
+        *(f"{score} held-out" for score in scores),
+        "held-out mean",
+    )
+    return lines + table(header, top)
+
+
+def split_section(data: Mapping[str, Any]) -> list[str]:
+    """Dev next to held-out, for the headline systems."""
+    halves = data["splits"]
+    metrics = list(next(iter(halves["dev"]["systems"].values()), {}))
+    if not metrics:
+        return []
+    header = ["system", *(f"{half} {metric}" for half in halves for metric in metrics)]
+    rows = [
+        [f"`{name}`", *(halves[half]["systems"][name][m] for half in halves for m in metrics)]
+        for name in halves["dev"]["systems"]
+    ]
+    counts = ", ".join(f"{half} {values['questions']} questions" for half, values in halves.items())
+    return [f"Dev and held-out ({counts}; `n` excludes adversarial):", "", *table(header, rows)]
 
 
 def dataset_section(name: str, data: Mapping[str, Any]) -> list[str]:
@@ -117,6 +157,9 @@ def dataset_section(name: str, data: Mapping[str, Any]) -> list[str]:
         f"{data['haystacks']} haystacks, {data['units']} units, {data['probes']} questions "
         f"({data['skipped_probes']} without evidence skipped); selection metric "
         f"`{data['selection_metric']}`.",
+        "",
+        *split_section(data),
+        "All questions:",
         "",
         *table(("system", "n", *columns), system_rows(systems, data["headline"], columns)),
     ]

@@ -27,13 +27,11 @@ from datetime import datetime, timedelta
 from benchmarks.quality.contextual import STORE_VECTORS
 from benchmarks.quality.contextual import vector_hits as hits_of
 from benchmarks.quality.dataset import Dataset
-from benchmarks.quality.fast_rank import Fuse
 from benchmarks.quality.harness import Pool, unit_of
 from benchmarks.quality.systems import ranked_totals
 from omoide.domain import Scope
 from omoide.errors import ConfigError
 from omoide.memory.config import MemoryConfig
-from omoide.memory.ranking import fuse_relevance
 
 Scored = tuple[str, float]
 """A unit id and its ranking total."""
@@ -85,16 +83,14 @@ def timelines(datasets: Iterable[tuple[Dataset, str]]) -> dict[Scope, Timeline]:
     }
 
 
-def scored_ranking(
-    pool: Pool, sources: tuple[str, str], config: MemoryConfig, fuse: Fuse
-) -> list[Scored]:
+def scored_ranking(pool: Pool, sources: tuple[str, str], config: MemoryConfig) -> list[Scored]:
     """(unit id, total) best first, as ``Recaller._rank`` ranks the pool's hits from the
     (vector, keyword) ``sources``."""
     cut = config.recall.episode_candidates
     vector_source, keyword_source = sources
     vector_hits = hits_of(pool, vector_source)[:cut]
     keyword_hits = pool.keyword_hits(keyword_source)[:cut]
-    ranked = ranked_totals(vector_hits, keyword_hits, config, pool, fuse)
+    ranked = ranked_totals(pool, config, vector_hits=vector_hits, keyword_hits=keyword_hits)
     return [(unit_of(episode), total) for episode, total in ranked]
 
 
@@ -147,7 +143,6 @@ def neighbour_order(
     depth: int,
     vector_source: str = STORE_VECTORS,
     max_gap: timedelta | None = None,
-    fuse: Fuse = fuse_relevance,
 ) -> Callable[[Pool], list[str]]:
     """A variant's ``order``: omoide's ranking of the pool, re-ranked by ``rerank`` with the
     neighbours of the pool's scope's timeline."""
@@ -165,7 +160,7 @@ def neighbour_order(
         def neighbours(unit_id: str) -> list[str]:
             return timeline.neighbours(unit_id, until=now, max_gap=max_gap)
 
-        ranked = scored_ranking(pool, (vector_source, keyword_source), config, fuse)
+        ranked = scored_ranking(pool, (vector_source, keyword_source), config)
         return [unit_id for unit_id, _ in rerank(ranked, neighbours)[:depth]]
 
     return order

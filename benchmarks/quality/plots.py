@@ -1,6 +1,6 @@
 """PNG plots of a quality report (matplotlib, headless, when installed): recall@k curves
 of the headline systems per dataset, and the fusion sweep (vector weight vs the selection
-metric)."""
+metric on the dev half, one line per keyword half, recency and importance as default)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.quality.metrics import K_VALUES
+from omoide.memory.ranking import RankingWeights
 
-_FUSION = re.compile(r"^omoide:(\S+) (sum|rrf|max) v([\d.]+)/k[\d.]+ rel1 rec([\d.]+) imp([\d.]+)$")
+_FUSION = re.compile(r"^omoide:(\S+) v([\d.]+)/k[\d.]+ h([\d.]+) rel1 rec([\d.]+) imp([\d.]+)$")
+_DEFAULT_WEIGHTS = RankingWeights()
 
 
 def _pyplot() -> Any:
@@ -35,7 +37,7 @@ def plot_curves(name: str, data: dict[str, Any], path: Path) -> Path:
     colours = pyplot.get_cmap("tab20").colors
     for index, system in enumerate(data["headline"]):
         means = data["systems"][system]["all"]
-        variant = "+" in system.split(" ")[0] or system.startswith("bm25:")
+        variant = system.startswith("vector:")
         axes.plot(
             K_VALUES,
             [means.get(f"{metric}@{k}", 0.0) for k in K_VALUES],
@@ -57,21 +59,21 @@ def plot_curves(name: str, data: dict[str, Any], path: Path) -> Path:
     return path
 
 
-def sweep_points(data: dict[str, Any]) -> dict[tuple[str, str, str], list[tuple[float, float]]]:
-    """(embedder, method, ranking) -> [(vector weight, selection metric)] from stage 1,
-    for what omoide can be configured to do today."""
+def sweep_points(data: dict[str, Any]) -> dict[tuple[str, str], list[tuple[float, float]]]:
+    """(embedder, keyword half) -> [(vector weight, dev selection metric)] under the
+    default recency and importance weights."""
     metric = data["selection_metric"]
-    lines: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    wanted = (f"{_DEFAULT_WEIGHTS.recency:g}", f"{_DEFAULT_WEIGHTS.importance:g}")
+    lines: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for system, values in data["systems"].items():
         match = _FUSION.match(system)
         if match is None:
             continue
-        embedder, method, vector, recency, importance = match.groups()
-        if "+" in embedder or (recency, importance) not in (("0", "0"), ("0.25", "0.5")):
-            continue  # proposed variants are tabled, not plotted
-        ranking = "relevance only" if recency == "0" else "rec 0.25 imp 0.5"
-        lines.setdefault((embedder, method, ranking), []).append(
-            (float(vector), values["all"].get(metric, 0.0))
+        embedder, vector, half, recency, importance = match.groups()
+        if (recency, importance) != wanted:
+            continue
+        lines.setdefault((embedder, half), []).append(
+            (float(vector), values.get("dev", {}).get(metric, 0.0))
         )
     return {key: sorted(points) for key, points in lines.items()}
 
@@ -82,24 +84,25 @@ def plot_sweep(name: str, data: dict[str, Any], path: Path) -> Path | None:
         return None
     pyplot = _pyplot()
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
-    for (embedder, method, ranking), points in sorted(lines.items()):
-        style = {"sum": "-", "rrf": "--"}.get(method, ":")
+    styles = ("-", "--", ":", "-.")
+    embedders = sorted({embedder for embedder, _ in lines})
+    for (embedder, half), points in sorted(lines.items()):
         axes.plot(
             [x for x, _ in points],
             [y for _, y in points],
-            style,
+            styles[embedders.index(embedder) % len(styles)],
             marker="o",
-            label=f"{embedder} {method} ({ranking})",
+            label=f"{embedder} keyword half {half}",
         )
     if "bm25" in data["systems"]:
         axes.axhline(
-            data["systems"]["bm25"]["all"].get(data["selection_metric"], 0.0),
+            data["systems"]["bm25"].get("dev", {}).get(data["selection_metric"], 0.0),
             color="grey",
             linestyle=":",
             label="bm25",
         )
     axes.set_xlabel("vector weight (keyword weight = 1 - vector weight)")
-    axes.set_ylabel(data["selection_metric"])
+    axes.set_ylabel(f"{data['selection_metric']} (dev half)")
     axes.set_title(f"{name}: fusion sweep")
     axes.grid(alpha=0.3)
     axes.legend(fontsize=6)

@@ -21,20 +21,19 @@ from benchmarks.quality.evaluate import DatasetRun
 from benchmarks.quality.markdown import render_markdown
 from benchmarks.quality.metrics import by_category
 from benchmarks.quality.plots import write_plots
+from benchmarks.quality.split import SPLITS
 from benchmarks.quality.summary import (
-    best_name,
     choose_config,
     choose_embedder,
-    default_name,
+    in_split,
     included,
-    omoide_names,
     overall,
     probe_set,
     restrict,
+    split_means,
     targets,
 )
-from benchmarks.quality.systems import FAMILIES
-from benchmarks.quality.variants import VARIANT_NAMES
+from benchmarks.quality.systems import default_name
 
 
 def commit() -> str:
@@ -73,20 +72,15 @@ def embedders_in(runs: Sequence[DatasetRun]) -> list[str]:
     return list(dict.fromkeys(name for run in runs for name in run.embeddings))
 
 
-def headline_names(run: DatasetRun, recommended: Sequence[str]) -> list[str]:
-    """BM25, vector search, today's defaults, the best configuration per embedder, and the
-    recommended configurations: the systems every table shows."""
-    names = ["bm25", *(f"bm25:{keywords}" for keywords in VARIANT_NAMES)]
-    names = [name for name in names if name in run.rows]
+def headline_names(run: DatasetRun, recommended: Mapping[str, str | None]) -> list[str]:
+    """BM25, then per embedder vector search, today's defaults and the configuration
+    chosen on the dev half: the systems every table shows."""
+    names = ["bm25"]
     for embedder in run.embeddings:
-        names += [f"vector:{embedder}", default_name(embedder), best_name(run, embedder).name]
-    names += [name for name in recommended if name in run.rows]
-    for embedder in run.embeddings:
-        names += [
-            best_name(run, embedder, suffix=family.suffix).name
-            for family in FAMILIES
-            if family.suffix and omoide_names(run, embedder, family.suffix)
-        ]
+        names += [f"vector:{embedder}", default_name(embedder)]
+        chosen = recommended.get(embedder)
+        if chosen:
+            names.append(chosen)
     return [name for name in dict.fromkeys(names) if name in run.rows]
 
 
@@ -109,7 +103,18 @@ def subsets(run: DatasetRun, names: Sequence[str]) -> list[dict[str, Any]]:
     return found
 
 
-def dataset_document(run: DatasetRun, recommended: Sequence[str]) -> dict[str, Any]:
+def split_document(run: DatasetRun, names: Sequence[str]) -> dict[str, Any]:
+    """Per half: how many questions, and each headline system's headline metrics."""
+    return {
+        split: {
+            "questions": sum(1 for half in run.splits.values() if half == split),
+            "systems": {name: split_means(run, name, split) for name in names},
+        }
+        for split in SPLITS
+    }
+
+
+def dataset_document(run: DatasetRun, recommended: Mapping[str, str | None]) -> dict[str, Any]:
     names = headline_names(run, recommended)
     return {
         "haystacks": len(run.dataset.haystacks),
@@ -127,6 +132,7 @@ def dataset_document(run: DatasetRun, recommended: Sequence[str]) -> dict[str, A
             name: {
                 "all": overall(rows),
                 "session_all": overall(run.session_rows[name]) if run.session_rows[name] else None,
+                **{split: overall(in_split(run, rows, split)) for split in SPLITS},
             }
             for name, rows in run.rows.items()
         },
@@ -137,13 +143,14 @@ def dataset_document(run: DatasetRun, recommended: Sequence[str]) -> dict[str, A
             if run.session_rows[name]
         },
         "subsets": subsets(run, names),
-        "stage_two": run.chosen,
+        "splits": split_document(run, names),
     }
 
 
 def decide(by_name: Mapping[str, DatasetRun], embedders: Sequence[str]) -> dict[str, Any]:
+    """The configuration per embedder, and the embedder, chosen on the dev half only."""
     configs = {embedder: choose_config(by_name, embedder) for embedder in embedders}
-    return {"embedder": choose_embedder(by_name, embedders), "configs": configs}
+    return {"embedder": choose_embedder(by_name, embedders, configs), "configs": configs}
 
 
 def build_document(
@@ -152,9 +159,14 @@ def build_document(
     by_name = {run.dataset.name: run for run in runs}
     embedders = embedders_in(runs)
     decision = decide(by_name, embedders)
-    recommended = [config["chosen"] for config in decision["configs"].values() if config["chosen"]]
-    chosen = decision["configs"][decision["embedder"]["chosen"]]["chosen"]
-    target_systems = [name for name in [chosen, *(default_name(e) for e in embedders)] if name]
+    recommended = {name: config["chosen"] for name, config in decision["configs"].items()}
+    chosen = recommended[decision["embedder"]["chosen"]]
+    target_systems = [
+        name
+        for embedder in embedders
+        for name in (default_name(embedder), recommended[embedder])
+        if name
+    ]
     return {
         "profile": profile,
         "command": command,

@@ -30,7 +30,6 @@ from benchmarks.quality.evaluate import DatasetRun, Embedding, Tools, run_datase
 from benchmarks.quality.harness import Calibration
 from benchmarks.quality.ingest_cost import measure_ingest
 from benchmarks.quality.report import write_report
-from benchmarks.quality.systems import FAMILIES, TODAY
 from omoide.embed.base import Embedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
@@ -50,8 +49,8 @@ class Profile:
     embedders: tuple[str, ...] = ("use", "e5")
     verify_probes: int = 30
     locomo_context: bool = False
-    variants: bool = True
-    """Grid the variants too (keywords without stemming, max-scaled fusion)."""
+    tune: bool = True
+    """Rank the whole configuration grid (:func:`benchmarks.quality.systems.grid`)."""
     memorybank_languages: tuple[str, ...] = memorybank.LANGUAGES
 
     def limits_for(self, dataset: str) -> dict[str, int]:
@@ -118,8 +117,7 @@ def tools_for(profile: Profile, work_dir: Path) -> Tools:
         RuleFactExtractor(),
         SentencePieceTokenCounter(),
         profile.verify_probes,
-        families=FAMILIES if profile.variants else (TODAY,),
-        variants=profile.variants,
+        tune=profile.tune,
     )
 
 

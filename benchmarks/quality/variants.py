@@ -1,15 +1,15 @@
-"""Retrieval changes that would need code changes in ``src/``, measured here first.
+"""Keyword searches that would need code changes in ``src/``, measured here first
+(by :mod:`benchmarks.quality.experiments`).
 
-* Keyword search before stemming. omoide's keyword analysis stems English words
-  (``omoide.store.keywords``). :class:`LocalBM25` is Okapi BM25 with FTS5's constants
-  (k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)) floored at a small positive
-  number) over the same tokens as the store, or over the tokens of the analysis before
-  stemming (``stem_words=False``). With stemming it should rank like the store's own
-  BM25; the report shows both, so the effect of stemming alone can be read off.
-* Max-scaled fusion. omoide's weighted sum min-max normalises each hit list, which maps
-  the weakest of 50 hits to 0 whatever its score; :func:`fuse_max_scaled` divides each
-  list by its best score instead (negative similarities count as 0), so a keyword hit
-  half as strong as the best keeps half the credit.
+Keyword search before stemming: omoide's keyword analysis stems English words
+(``omoide.store.keywords``). :class:`LocalBM25` is Okapi BM25 with FTS5's constants
+(k1 = 1.2, b = 0.75, idf = ln((N - n + 0.5) / (n + 0.5)) floored at a small positive
+number) over the same tokens as the store, or over the tokens of the analysis before
+stemming (``stem_words=False``); :meth:`LocalBM25.expanded_search` adds pseudo-relevance
+feedback.
+
+(The max-scaled fusion that was measured here against min-max normalisation is gone with
+min-max itself: omoide's relevance is absolute now.)
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from datetime import datetime
 
 from benchmarks.quality.dataset import Unit
 from omoide.domain import Episode
-from omoide.memory.ranking import FusionConfig
 from omoide.store.base import Hit
 from omoide.store.keywords import QUERY_STOP_WORDS, analyze_document, analyze_query, stem
 
@@ -30,17 +29,6 @@ B = 0.75
 _SMALLEST_IDF = 1e-6
 EXPANSION_WEIGHT = 0.5
 _STEMMED_STOP_WORDS = frozenset(stem(word) for word in QUERY_STOP_WORDS) | QUERY_STOP_WORDS
-
-VARIANT_NAMES = ("local", "unstemmed")
-"""Keyword searches outside the store: ``local`` re-implements the store's BM25 (a check),
-``unstemmed`` is the same BM25 over the analysis without stemming."""
-
-
-def variant_searches(units: Sequence[Unit]) -> dict[str, LocalBM25]:
-    return {
-        "local": LocalBM25(units),
-        "unstemmed": LocalBM25(units, stem_words=False),
-    }
 
 
 class LocalBM25:
@@ -118,31 +106,3 @@ def as_hits(
     found: Sequence[tuple[str, float]], episodes: Mapping[str, Episode]
 ) -> tuple[Hit[Episode], ...]:
     return tuple(Hit(episodes[unit_id], score) for unit_id, score in found)
-
-
-def fuse_max_scaled(
-    vector_scores: Mapping[str, float], keyword_scores: Mapping[str, float], *, config: FusionConfig
-) -> dict[str, float]:
-    """Weighted mean of each list's scores divided by that list's best score (lists with no
-    hits or no weight left out, as in omoide's fusion), best first, ties by id."""
-    lists = [
-        (scores, weight)
-        for scores, weight in (
-            (vector_scores, config.vector_weight),
-            (keyword_scores, config.keyword_weight),
-        )
-        if scores and weight > 0
-    ]
-    if not lists:
-        return {}
-    ids = sorted({*vector_scores, *keyword_scores})
-    total = sum(weight for _, weight in lists)
-    fused = {}
-    for item_id in ids:
-        value = 0.0
-        for scores, weight in lists:
-            best = max(scores.values())
-            if item_id in scores and best > 0:
-                value += weight * max(0.0, scores[item_id]) / best
-        fused[item_id] = min(1.0, value / total)
-    return dict(sorted(fused.items(), key=lambda pair: (-pair[1], pair[0])))

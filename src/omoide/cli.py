@@ -30,6 +30,7 @@ from omoide.cli_common import (
 from omoide.cli_render import (
     episode_rows,
     fact_rows,
+    print_profile,
     print_table,
     recollection_json,
     search_json,
@@ -141,6 +142,28 @@ def facts(
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
     emit(as_json, result, lambda: print_table(console, "facts", fact_rows(result)))
+
+
+@app.command()
+def profile(
+    character: Character = "haru",
+    user: User = "viewer",
+    message: Annotated[
+        str | None, typer.Option(help="Choose as a reply to this message would")
+    ] = None,
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show the viewer profile the prompt carries (the shape of GET .../profile)."""
+    from omoide.api.views_profile import ProfileOut
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        found = await built.memory.profile(Scope(character, user), message)
+        return ProfileOut.of(found).model_dump(mode="json")
+
+    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    emit(as_json, result, lambda: print_profile(console, result))
 
 
 @app.command()

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from omoide.domain import Scope
 from omoide.memory.context import MemoryContext
@@ -107,3 +108,29 @@ def print_table(console: Console, title: str, rows: Sequence[Mapping[str, str]])
     for row in rows:
         table.add_row(*row.values())
     console.print(table)
+
+
+def print_profile(console: Console, profile: Mapping[str, Any]) -> None:
+    """The profile as a table per group, in reading order, best facts first."""
+    who = f"{profile['character_id']}'s profile of {profile['user_id']}"
+    if not profile["groups"]:
+        console.print(f"[dim]{who}: no facts yet[/dim]")
+        return
+    console.print(
+        f"[bold]{who}[/bold]: {profile['shown']} of {profile['total_facts']} current facts"
+    )
+    for group in profile["groups"]:
+        table = Table(title=group["label"], title_justify="left", expand=True)
+        table.add_column("fact", ratio=1, overflow="fold")
+        for column in ("weight", "relevance", "score", "said", "since"):
+            table.add_column(column, justify="right", no_wrap=True)
+        for fact in group["facts"]:
+            table.add_row(
+                Text(str(fact["text"])),  # the viewer's words, never markup
+                f"{fact['weight']:.2f}",
+                f"{fact['relevance']:.2f}",
+                f"{fact['score']:.3f}",
+                f"{fact['confirmation_count']}x",
+                str(fact["valid_from"])[:10],
+            )
+        console.print(table)

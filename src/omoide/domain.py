@@ -12,7 +12,7 @@ import math
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 from numpy.typing import NDArray
@@ -20,7 +20,10 @@ from numpy.typing import NDArray
 from omoide.errors import InvalidInput
 
 MAX_ID_LENGTH = 256
-MAX_MESSAGE_CHARS = 8000
+MAX_MESSAGE_CHARS = 100_000
+"""A user or bot message may be this long (a pasted text is real input)."""
+FUTURE_TOLERANCE = timedelta(minutes=5)
+"""How far after the clock's now a turn may be dated (clocks drift; the future is refused)."""
 MAX_TOPICS = 32
 
 Vector = NDArray[np.float32]
@@ -172,6 +175,26 @@ class Episode:
 @dataclass(frozen=True, slots=True)
 class Fact:
     """Something believed about a viewer, with its provenance and validity times."""
+MAX_SLOT_CHARS = 120
+MAX_TERMS = 16
+MAX_TERM_CHARS = 200
+
+
+def check_fact_slot(slot: str | None, terms: tuple[str, ...]) -> None:
+    """A fact's slot is None or a short non-blank string; terms a short tuple of strings."""
+    if slot is not None and (
+        not isinstance(slot, str) or not slot.strip() or len(slot) > MAX_SLOT_CHARS
+    ):
+        raise InvalidInput(f"a fact slot must be a non-blank string of at most {MAX_SLOT_CHARS}")
+    if not isinstance(terms, tuple) or len(terms) > MAX_TERMS:
+        raise InvalidInput(f"fact terms must be a tuple of at most {MAX_TERMS} strings")
+    for term in terms:
+        if not isinstance(term, str) or not term.strip() or len(term) > MAX_TERM_CHARS:
+            raise InvalidInput(
+                f"each fact term must be a non-blank string of at most {MAX_TERM_CHARS}"
+            )
+
+
 
     id: str
     scope: Scope
@@ -192,12 +215,18 @@ class Fact:
 
     def __post_init__(self) -> None:
         check_unit_interval(self.confidence, name="confidence")
+    slot: str | None = None
+    """What the fact fills ("home", "pet:<species>", "like:<object>"): a later fact of the
+    same slot updates it (see ``omoide.memory.fact_text``); None when untyped."""
+    terms: tuple[str, ...] = ()
+    """Key terms as the viewer said them: names, objects, places, dates."""
         check_unit_interval(self.salience, name="salience")
         as_utc(self.recorded_at, name="recorded_at")
         as_utc(self.valid_from, name="valid_from")
 
     @property
     def is_current(self) -> bool:
+        check_fact_slot(self.slot, self.terms)
         return self.superseded_at is None and self.trust is not TrustState.CONTRADICTED
 
 
@@ -296,8 +325,10 @@ class TurnInput:
             check_identifier(self.turn_id, name="turn_id")
         if self.scope.is_character_wide:
             raise InvalidInput("a turn belongs to a viewer: scope.user_id is required")
-        check_message(self.user_message, name="user_message", allow_empty=False)
+        check_message(self.user_message, name="user_message", allow_empty=True)
         check_message(self.bot_message, name="bot_message", allow_empty=True)
+        if not self.user_message.strip() and not self.bot_message.strip():
+            raise InvalidInput("user_message and bot_message must not both be empty")
         check_metadata(self.metadata)
         if self.importance is not None:
             check_unit_interval(self.importance, name="importance")
@@ -309,5 +340,20 @@ def check_message(text: str, *, name: str, allow_empty: bool) -> str:
     if not allow_empty and not text.strip():
         raise InvalidInput(f"{name} must not be empty")
     if len(text) > MAX_MESSAGE_CHARS:
-        raise InvalidInput(f"{name} is longer than {MAX_MESSAGE_CHARS} characters")
+        raise InvalidInput(
+            f"{name} is {len(text):,} characters long; the limit is {MAX_MESSAGE_CHARS:,}"
+        )
     return text
+
+
+def check_not_future(moment: datetime, *, now: datetime, name: str = "timestamp") -> datetime:
+    """``moment`` in UTC, refused when it is more than :data:`FUTURE_TOLERANCE` after ``now``
+    (a memory dated in the future is invisible to every search until then)."""
+    moment = as_utc(moment, name=name)
+    if moment > now + FUTURE_TOLERANCE:
+        minutes = int(FUTURE_TOLERANCE.total_seconds() // 60)
+        raise InvalidInput(
+            f"{name} {moment.isoformat()} is in the future: the server's time is "
+            f"{as_utc(now, name='now').isoformat()} (at most {minutes} minutes ahead is accepted)"
+        )
+    return moment

@@ -76,6 +76,7 @@ async def test_missing_or_wrong_keys_are_401(keyed: Keyed, headers: dict[str, st
         ("GET", "/v1/metrics"),
         ("GET", "/v1/characters"),
         ("GET", viewer_path("haru", "minjun") + "/export"),
+        ("GET", viewer_path("haru", "minjun") + "/profile"),
         ("POST", "/v1/chat/stream"),
     ):
         body = {"character_id": "haru", **CHAT} if path.endswith("stream") else None
@@ -108,6 +109,14 @@ async def test_a_key_on_another_character_is_403(keyed: Keyed) -> None:
         viewer_path("haru", "minjun") + "/export", headers=bearer(keyed.ash_secret)
     )
     assert forbidden.status_code == 403
+    profile = await client.get(
+        viewer_path("haru", "minjun") + "/profile", headers=bearer(keyed.ash_secret)
+    )
+    assert profile.status_code == 403
+    allowed = await client.get(
+        viewer_path("haru", "minjun") + "/profile", headers={"X-API-Key": HARU_SECRET}
+    )
+    assert allowed.status_code == 200
     nothing = await client.get(viewer_path("ash", "minjun") + "/export", headers=bearer(ALL_SECRET))
     assert nothing.json()["episodes"] == []
 

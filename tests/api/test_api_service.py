@@ -124,6 +124,7 @@ async def test_openapi_documents_every_endpoint_with_models(api: Api) -> None:
         viewer + "/episodes/{episode_id}": {"delete"},
         viewer + "/export": {"get"},
         viewer + "/emotions": {"get"},
+        viewer + "/profile": {"get"},
         "/v1/characters": {"get"},
         "/v1/characters/{character_id}/users": {"get"},
         "/health": {"get"},

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from omoide.domain import MAX_MESSAGE_CHARS
 from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio
@@ -96,8 +97,8 @@ async def test_unknown_character_is_404_and_nothing_is_stored(api: Api, viewer: 
 BAD_TURNS: list[tuple[dict[str, Any], str]] = [
     ({"user_message": ""}, "user_message"),
     ({"user_message": "   "}, "user_message"),
-    ({"user_message": "x" * 8001}, "user_message"),
-    ({"user_message": "hi", "bot_message": "y" * 8001}, "bot_message"),
+    ({"user_message": "x" * (MAX_MESSAGE_CHARS + 1)}, "user_message"),
+    ({"user_message": "hi", "bot_message": "y" * (MAX_MESSAGE_CHARS + 1)}, "bot_message"),
     ({"user_message": "hi", "timestamp": "2026-05-01T12:00:00"}, "timestamp"),
     ({"user_message": "hi", "timestamp": "yesterday evening"}, "timestamp"),
     ({"user_message": "hi", "timestamp": 1714560000}, "timestamp"),

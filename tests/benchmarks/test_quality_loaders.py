@@ -153,7 +153,7 @@ def test_longmemeval_indexes_user_turns_with_official_ids() -> None:
     assert probe.now == parse_time("2023/05/30 (Tue) 10:18")
     assert haystack.units[1].at == datetime(2023, 5, 20, 7, 47, tzinfo=UTC)
     assert haystack.units[2].at == datetime(2023, 5, 20, 7, 47, 2, tzinfo=UTC)
-    assert "1 user turns cut to 8000 characters" in dataset.notes
+    assert f"1 user turns cut to {MAX_MESSAGE_CHARS} characters" in dataset.notes
     assert "1 empty user turns skipped" in dataset.notes
 
 

@@ -14,6 +14,7 @@ from benchmarks.quality.harness import UNIT_KEY, Pool
 from benchmarks.quality.neighbours import Timeline, expand, propagate, timelines
 from omoide.domain import Episode, Scope
 from omoide.errors import ConfigError
+from omoide.memory.ranking import RelevanceScale
 from omoide.store.base import Hit
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -87,6 +88,8 @@ def pool_and_timelines() -> tuple[Pool, dict[Scope, Timeline]]:
         probe,
         vector=(Hit(stored["asks"], 0.9), Hit(stored["other"], 0.6), Hit(stored["filler"], 0.1)),
         keyword=(Hit(stored["asks"], 6.0), Hit(stored["other"], 3.0)),
+        scale=RelevanceScale(cosine_unrelated=0.2, cosine_related=0.7),
+        query_terms=3,
         variants={CONTEXTUAL: (Hit(stored["answers"], 0.8), Hit(stored["asks"], 0.7))},
     )
     dataset = Dataset("talk", (Haystack("viewer", "en", units, (probe,)),))

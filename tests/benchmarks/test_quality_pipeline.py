@@ -19,7 +19,8 @@ from benchmarks.quality.ingest_cost import measure_ingest
 from benchmarks.quality.plots import can_plot
 from benchmarks.quality.report import write_report
 from benchmarks.quality.runner import save_runs
-from benchmarks.quality.systems import FAMILIES, TODAY, config_label, default_config
+from benchmarks.quality.split import DEV, HELDOUT
+from benchmarks.quality.systems import default_name, grid
 from omoide.embed.hashing import HashingEmbedder
 from omoide.memory.extraction import RuleFactExtractor
 from omoide.memory.relevance import calibrate_relevance_floor
@@ -80,14 +81,7 @@ async def test_a_small_run_ranks_scores_checks_and_reports(
     tmp_path: Path, embedding: Embedding
 ) -> None:
     dataset = Dataset("tiny", (haystack("h1"), haystack("h2")), ("a note",))
-    tools = Tools(
-        tmp_path / "work",
-        RuleFactExtractor(),
-        SentencePieceTokenCounter(),
-        3,
-        families=FAMILIES,
-        variants=True,
-    )
+    tools = Tools(tmp_path / "work", RuleFactExtractor(), SentencePieceTokenCounter(), 3)
     run = await run_dataset(
         dataset,
         character_id="bench",
@@ -102,8 +96,14 @@ async def test_a_small_run_ranks_scores_checks_and_reports(
     assert phase.counts["recaller_agreed"] == 3
     assert phase.counts["fast_agreed"] == phase.counts["fast_checked"] > 0
     assert run.skipped_probes == 2
-    default = f"omoide:hash {config_label(default_config())}"
+    default = default_name("hash")
     assert len(run.rows["bm25"]) == len(run.rows[default]) == 8
+    assert {spec.name for spec in grid("hash")} <= set(run.rows)
+    assert run.splits == {
+        f"{key}#{index}": half
+        for key, half in (("h1", DEV), ("h2", HELDOUT))
+        for index in range(len(QUESTIONS))
+    }
     cat_question = next(row for row in run.rows["bm25"] if row.probe_id == "h1#0")
     assert cat_question.scores["hit@10"] == 1.0
     assert not list((tmp_path / "work" / "stores").rglob("*.sqlite3*"))
@@ -118,6 +118,9 @@ async def test_a_small_run_ranks_scores_checks_and_reports(
     saved = json.loads((tmp_path / "results" / "quality-test.json").read_text("utf-8"))
     assert saved["datasets"]["tiny"]["systems"]["bm25"]["all"]["n"] == 6.0
     assert saved["recommended"] == document["recommended"]
+    halves = saved["datasets"]["tiny"]["splits"]
+    assert halves[DEV]["questions"] == halves[HELDOUT]["questions"] == 5
+    assert halves[HELDOUT]["systems"]["bm25"]["n"] == 3.0
     markdown = (tmp_path / "results" / "quality-test.md").read_text("utf-8")
     assert "python -m benchmarks.quality --profile test" in markdown
     assert "(nproc)" in markdown and "commit:" in markdown
@@ -169,14 +172,7 @@ async def test_the_decision_compares_embedders_on_shared_questions(tmp_path: Pat
         embedder = DiskCachedEmbedder(HashingEmbedder(dimensions), tmp_path / "embeddings")
         floors = await calibrate_relevance_floor(embedder)
         embeddings.append(Embedding(name, embedder, Calibration(0.95, floors)))
-    tools = Tools(
-        tmp_path / "work",
-        RuleFactExtractor(),
-        SentencePieceTokenCounter(),
-        2,
-        families=(TODAY,),
-        variants=False,
-    )
+    tools = Tools(tmp_path / "work", RuleFactExtractor(), SentencePieceTokenCounter(), 2)
     conversations = Dataset("locomo", (haystack("a"), haystack("b")))
     questions = Dataset("longmemeval", (haystack("c"), haystack("d"), haystack("e")))
     runs = [
@@ -201,13 +197,19 @@ async def test_the_decision_compares_embedders_on_shared_questions(tmp_path: Pat
         command="python -m benchmarks.quality --profile pair",
     )
     decision = document["decision"]
-    assert decision["embedder"]["questions"] == {"locomo": 8, "longmemeval": 4}
+    assert decision["embedder"]["questions"] == {"locomo": 4, "longmemeval": 4}
+    for config in decision["configs"].values():
+        assert config["candidates"] == len(grid("hash"))
+        best = config["top"][0]
+        assert best["system"] == config["chosen"]
+        assert best["mean"] == max(entry["mean"] for entry in config["top"])
     assert decision["embedder"]["chosen"] in {"hash", "wide"}
     assert document["recommended"].startswith(f"omoide:{decision['embedder']['chosen']} ")
     subsets = document["datasets"]["longmemeval"]["subsets"]
     assert [subset["questions"] for subset in subsets] == [4]
     names = {entry["target"] for entry in document["targets"]}
     assert "LoCoMo hit@1" in names
+    assert {entry["split"] for entry in document["targets"]} == {DEV, HELDOUT}
     assert "LongMemEval turn recall_all@10 (official averaging)" in names
     markdown = (tmp_path / "results" / "quality-pair.md").read_text("utf-8")
     assert "## Decision" in markdown and "## longmemeval" in markdown
@@ -220,12 +222,7 @@ async def test_saved_scores_hold_no_text_and_rebuild_the_same_tables(
     tmp_path: Path, embedding: Embedding
 ) -> None:
     tools = Tools(
-        tmp_path / "work",
-        RuleFactExtractor(),
-        SentencePieceTokenCounter(),
-        0,
-        families=(TODAY,),
-        variants=False,
+        tmp_path / "work", RuleFactExtractor(), SentencePieceTokenCounter(), 0, tune=False
     )
     run = await run_dataset(
         Dataset("tiny", (haystack("h1"),)),

@@ -1,7 +1,9 @@
-"""The fast grid ranking must order every pool exactly as omoide's own ``rank`` does."""
+"""The benchmark's rankings must be omoide's: the fast grid ranking orders every pool
+exactly as ``rank`` does, and the baselines keep the store's order."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,27 +13,25 @@ from hypothesis import strategies as st
 from benchmarks.quality.dataset import Probe, Unit
 from benchmarks.quality.harness import UNIT_KEY, Pool
 from benchmarks.quality.systems import (
-    FAMILIES,
-    Family,
+    DEPTH,
     PoolRanker,
     SystemKind,
     SystemSpec,
     config_label,
-    default_config,
+    default_name,
+    default_spec,
     exact_order,
-    fusion_grid,
-    omoide_spec,
-    ranking_grid,
-    recall_config,
+    grid,
 )
-from benchmarks.quality.variants import LocalBM25, fuse_max_scaled
+from benchmarks.quality.variants import LocalBM25
 from omoide.domain import Episode, Scope
 from omoide.memory.config import MemoryConfig
-from omoide.memory.ranking import FusionConfig, FusionMethod, RankingWeights
+from omoide.memory.ranking import FusionConfig, RankingWeights, RelevanceScale
 from omoide.store.base import Hit
 
 NOW = datetime(2024, 1, 10, tzinfo=UTC)
 SCOPE = Scope("bench", "viewer")
+SCALE = RelevanceScale(cosine_unrelated=0.2, cosine_related=0.7)
 
 
 def episode(index: int, importance: float, hours_ago: int, recalled: int | None) -> Episode:
@@ -39,7 +39,7 @@ def episode(index: int, importance: float, hours_ago: int, recalled: int | None)
     return Episode(
         id=f"e{index:02d}",
         scope=SCOPE,
-        user_message=f"turn {index}",
+        user_message=f"turn {index}" + ("?" if index % 3 == 0 else ""),
         bot_message="",
         recorded_at=recorded,
         importance=importance,
@@ -55,80 +55,113 @@ EPISODES = st.builds(
     hours_ago=st.integers(0, 2000),
     recalled=st.none() | st.integers(0, 5),
 )
-SCORES = st.sampled_from([0.1, 0.5, 0.5, 0.9, 3.0])
+COSINES = st.sampled_from([0.1, 0.3, 0.45, 0.45, 0.7, 0.9])
+BM25 = st.sampled_from([0.5, 2.0, 2.0, 6.0, 15.0])
 
 
 @st.composite
 def pools(draw: st.DrawFn) -> Pool:
     found = {item.id: item for item in draw(st.lists(EPISODES, min_size=1, max_size=12))}
     items = list(found.values())
-    vector = [Hit(item, draw(SCORES)) for item in items if draw(st.booleans())]
-    keyword = [Hit(item, draw(SCORES)) for item in items if draw(st.booleans())]
-    stemmed = [Hit(item, draw(SCORES)) for item in items if draw(st.booleans())]
+    vector = [Hit(item, draw(COSINES)) for item in items if draw(st.booleans())]
+    keyword = [Hit(item, draw(BM25)) for item in items if draw(st.booleans())]
+    ordered = sorted(items, key=lambda item: (item.recorded_at, item.id))
+    neighbours = {
+        item.id: tuple(ordered[max(0, index - 1) : index] + ordered[index + 1 : index + 2])
+        for index, item in enumerate(ordered)
+    }
     probe = Probe("p", "question", NOW, frozenset({"u1"}), "c")
-    return Pool(probe, tuple(vector), tuple(keyword), {"unstemmed": tuple(stemmed)})
+    terms = draw(st.integers(1, 6))
+    return Pool(probe, tuple(vector), tuple(keyword), SCALE, terms, neighbours=neighbours)
 
 
-CONFIGS = st.builds(
-    recall_config,
-    fusion=st.builds(
-        FusionConfig,
-        method=st.sampled_from(list(FusionMethod)),
-        vector_weight=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
-        keyword_weight=st.sampled_from([0.3, 1.0]),
+SPECS = st.builds(
+    SystemSpec,
+    kind=st.just(SystemKind.OMOIDE),
+    embedder=st.just("hash"),
+    config=st.builds(
+        MemoryConfig,
+        fusion=st.builds(
+            FusionConfig,
+            vector_weight=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
+            keyword_weight=st.sampled_from([0.3, 1.0]),
+        ),
+        ranking=st.builds(
+            RankingWeights,
+            relevance=st.sampled_from([0.5, 1.0]),
+            recency=st.sampled_from([0.0, 0.1, 1.0]),
+            importance=st.sampled_from([0.0, 0.25, 2.0]),
+            recency_decay_per_hour=st.sampled_from([0.99, 0.9]),
+        ),
     ),
-    weights=st.builds(
-        RankingWeights,
-        relevance=st.sampled_from([0.5, 1.0]),
-        recency=st.sampled_from([0.0, 0.25, 1.0]),
-        importance=st.sampled_from([0.0, 0.5]),
-        recency_decay_per_hour=st.sampled_from([0.99, 0.9]),
-    ),
+    keyword_half=st.sampled_from([0.5, 1.0, 4.0]),
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(pools(), st.lists(st.tuples(CONFIGS, st.sampled_from(FAMILIES)), min_size=1, max_size=4))
-def test_fast_order_equals_omoide_rank(
-    pool: Pool, configs: list[tuple[MemoryConfig, Family]]
-) -> None:
+@settings(max_examples=200, deadline=None)
+@given(pools(), st.lists(SPECS, min_size=1, max_size=4))
+def test_fast_order_equals_omoide_rank(pool: Pool, specs: list[SystemSpec]) -> None:
     ranker = PoolRanker(pool)
-    for config, family in configs:
-        spec = omoide_spec("hash", config, family)
+    for spec in [*specs, default_spec("hash")]:
         assert ranker.order(spec) == exact_order(spec, pool)
 
 
-def test_max_scaling_keeps_the_share_of_the_best_score() -> None:
-    fused = fuse_max_scaled(
-        {"a": 0.8, "b": 0.4, "c": -0.2},
-        {"b": 10.0, "d": 5.0},
-        config=FusionConfig(vector_weight=0.5, keyword_weight=0.5),
+def stored(index: int, importance: float, hours_ago: int, text: str = "") -> Episode:
+    return Episode(
+        id=f"e{index}",
+        scope=SCOPE,
+        user_message=text or f"turn {index}",
+        bot_message="",
+        recorded_at=NOW - timedelta(hours=hours_ago),
+        importance=importance,
+        metadata={UNIT_KEY: f"u{index}"},
     )
-    assert fused == pytest.approx({"b": 0.75, "a": 0.5, "d": 0.25, "c": 0.0})
-    assert list(fused) == ["b", "a", "d", "c"]
+
+
+def test_importance_and_the_keyword_half_reorder_as_configured() -> None:
+    plain, important = stored(1, 0.0, 1), stored(2, 1.0, 1)
+    probe = Probe("p", "q", NOW, frozenset({"u1"}), "c")
+    pool = Pool(probe, (Hit(plain, 0.46), Hit(important, 0.45)), (), SCALE, 1)
+    ranker = PoolRanker(pool)
+    assert ranker.order(default_spec("hash")) == ["u2", "u1"]
+    flat = MemoryConfig(ranking=RankingWeights(recency=0.0, importance=0.0))
+    assert ranker.order(SystemSpec(SystemKind.OMOIDE, "hash", flat)) == ["u1", "u2"]
+
+    by_words = Pool(probe, (Hit(plain, 0.6),), (Hit(important, 3.0),), SCALE, 1)
+    soft = SystemSpec(SystemKind.OMOIDE, "hash", flat, keyword_half=0.5)
+    strict = SystemSpec(SystemKind.OMOIDE, "hash", flat, keyword_half=4.0)
+    assert PoolRanker(by_words).order(soft) == ["u2", "u1"]
+    assert PoolRanker(by_words).order(strict) == ["u1", "u2"]
+
+
+def test_the_answer_to_a_best_asking_episode_joins_the_ranking() -> None:
+    asks, answer = stored(1, 0.5, 3, "any plans for the summer?"), stored(2, 0.5, 3)
+    answer = replace(answer, recorded_at=asks.recorded_at + timedelta(minutes=1))
+    probe = Probe("p", "summer plans", NOW, frozenset({"u2"}), "c")
+    pool = Pool(
+        probe, (Hit(asks, 0.7),), (Hit(asks, 5.0),), SCALE, 2, neighbours={asks.id: (answer,)}
+    )
+    assert PoolRanker(pool).order(default_spec("hash")) == ["u1", "u2"]
 
 
 def test_baselines_keep_the_store_order() -> None:
-    first, second = episode(1, 0.3, 5, None), episode(2, 0.9, 1, None)
+    first, second = stored(1, 0.3, 5), stored(2, 0.9, 1)
     probe = Probe("p", "q", NOW, frozenset({"u1"}), "c")
-    pool = Pool(probe, (Hit(second, 0.9), Hit(first, 0.2)), (Hit(first, 4.0),), {"unstemmed": ()})
+    pool = Pool(probe, (Hit(second, 0.9), Hit(first, 0.2)), (Hit(first, 4.0),), SCALE, 1)
     ranker = PoolRanker(pool)
     assert ranker.order(SystemSpec(SystemKind.KEYWORD)) == ["u1"]
-    unstemmed = SystemSpec(SystemKind.KEYWORD, family=Family(keywords="unstemmed"))
-    assert unstemmed.name == "bm25:unstemmed"
     assert ranker.order(SystemSpec(SystemKind.VECTOR, embedder="hash")) == ["u2", "u1"]
 
 
-def test_grids_cover_both_methods_and_name_configs_uniquely() -> None:
-    stage_one = fusion_grid()
-    methods = {config.fusion.method for config in stage_one}
-    assert methods == set(FusionMethod)
-    labels = [config_label(config) for config in stage_one]
-    assert len(labels) == len(set(labels))
-    stage_two = ranking_grid([stage_one[0].fusion])
-    assert {config.ranking.recency for config in stage_two} == {0.0, 0.1, 0.25, 0.5}
-    assert all(config.recall.episode_candidates == 50 for config in stage_two)
-    assert config_label(default_config()) in {config_label(c) for c in stage_two}
+def test_the_grid_names_configs_uniquely_and_holds_todays_defaults() -> None:
+    specs = grid("use")
+    names = [spec.name for spec in specs]
+    assert len(names) == len(set(names)) == 7 * 4 * 2 * 2
+    assert default_name("use") in names
+    assert default_name("use") == f"omoide:use {config_label(MemoryConfig())}"
+    assert {spec.keyword_half for spec in specs} == {0.5, 1.0, 2.0, 4.0}
+    assert {spec.config.ranking.recency for spec in specs} == {0.0, RankingWeights().recency}
+    assert DEPTH >= 10
 
 
 def test_local_bm25_ranks_by_rare_shared_words_and_stems() -> None:

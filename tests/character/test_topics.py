@@ -91,13 +91,59 @@ def test_proper_nouns_are_the_fallback(
 
 
 def test_character_and_viewer_names_are_not_topics(tracker: TopicTracker) -> None:
+    message = "Minjun here, did Haru play Deadlock with Sora?"
+    assert tracker.extract(message, viewer_name="Minjun") == ("Deadlock", "games", "Sora")
     reply = "Haru missed you, Minjun! Did you play Deadlock?"
-    assert tracker.extract("hi", reply, viewer_name="Minjun") == ("Deadlock", "games")
+    assert tracker.extract("", reply, viewer_name="Minjun") == ("Deadlock", "games")
 
 
-def test_message_topics_come_before_reply_topics(tracker: TopicTracker) -> None:
-    topics = tracker.extract("점심에 떡볶이 먹었어", "I love Valorant too")
-    assert topics == ("food", "Valorant", "games")
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("점심에 떡볶이 먹었어", "I love Valorant too"),
+        ("오늘 날씨 진짜 좋네요", "Ehehe, 날씨 좋으면 롤 하기 딱 좋죠! That makes me happy"),
+        ("今天好累啊", "Ehehe 辛苦了，要不要玩会儿原神？"),
+        ("今日は雨だね", "えへへ、マイクラでもする？ Ehehe"),
+        ("I had pizza for lunch", "Nice! Maybe some Overwatch after? Hehe, Ahaha"),
+        ("ㅋㅋㅋ", "Ehehe, Minecraft makes everything better"),
+    ],
+)
+def test_the_reply_adds_no_topic_the_viewer_did_not_raise(
+    tracker: TopicTracker, message: str, reply: str
+) -> None:
+    assert tracker.extract(message, reply) == tracker.extract(message)
+
+
+def test_the_reply_may_name_what_the_viewer_raised(tracker: TopicTracker) -> None:
+    assert tracker.extract("I played a game all night", "Was it Minecraft? Ehehe") == (
+        "games",
+        "Minecraft",
+    )
+    assert tracker.extract("게임 했어", "롤 했어? 에헤헤") == ("games", "League of Legends")
+
+
+def test_a_reply_on_its_own_gives_its_dictionary_topics_only(tracker: TopicTracker) -> None:
+    reply = "Ehehe, we talked about Elden Ring and ramen, Minjun makes great calls"
+    assert tracker.extract("", reply) == ("Elden Ring", "food", "games")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Ehehe", "Ahahaha that makes sense", "오늘 진짜 tired 해서 그냥 쉬었어", "草 www wwww",
+        "ㅋㅋㅋㅋ ㅎㅎ", "哈哈哈 笑死", "Hehe Lmaooo", "Good Morning Everyone", "uwu OwO",
+        "그냥 Okay 했어요", "今日 Really Tired", "Thanks Guys, See You Tomorrow",
+    ],
+)  # fmt: skip
+def test_interjections_and_common_words_are_not_free_topics(
+    tracker: TopicTracker, message: str
+) -> None:
+    assert tracker.extract(message) == ()
+
+
+def test_names_that_look_like_words_with_endings_survive(tracker: TopicTracker) -> None:
+    assert tracker.extract("나 요즘 Hades 해") == ("Hades",)
+    assert tracker.extract("I visited Ohio with Heidi") == ("Ohio", "Heidi")
 
 
 def test_update_keeps_the_most_recent_first_without_duplicates() -> None:

@@ -19,12 +19,8 @@ from hypothesis import strategies as st
 
 from benchmarks.speed.corpus import DEFAULT_TIMELINE
 from benchmarks.speed.synthetic import ChatGenerator, SyntheticTurn
-from omoide.memory.extraction_patterns import (
-    OTHER_PERSON,
-    RULES,
-    SOFTENERS,
-    STRONG_WORDS,
-)
+from omoide.memory.extraction_hits import NOT_ABOUT_NOW, STRONG_WORDS
+from omoide.memory.extraction_patterns import OTHER_PERSON, RULES, SOFTENERS
 from omoide.memory.patterns import SIGNAL_GROUPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +56,7 @@ _SOURCES = (
     OTHER_PERSON.pattern,
     STRONG_WORDS.pattern,
     SOFTENERS.pattern,
+    NOT_ABOUT_NOW.pattern,
 )
 PATTERN_WORDS = tuple(tuple(_WORD.findall(_NOT_WORDS.sub(" ", source))) for source in _SOURCES)
 """The literal words of each pattern, in the order the pattern has them."""

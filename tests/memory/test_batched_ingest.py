@@ -94,7 +94,8 @@ def turns_of(conversation: Sequence[tuple[Scope, str]]) -> list[TurnInput]:
 
 async def open_app(directory: Path, embedder: CountingEmbedder) -> Omoide:
     settings = Settings(data_dir=directory, embedder="hashing")
-    return await build(settings, clock=FixedClock(START), embedder=embedder)
+    # the clock reads the conversation's last minute: turns dated after it are refused
+    return await build(settings, clock=FixedClock(START + timedelta(hours=1)), embedder=embedder)
 
 
 def outcome(stored: StoredTurn) -> tuple[object, ...]:

@@ -1,6 +1,13 @@
-"""Rule-based fact extraction in Korean, Japanese, Chinese and English."""
+"""Rule facts in the viewer's own words, typed by category, slot and terms, in four languages.
+
+Each row: a message, the category, the slot's prefix (the part before ":"), and terms the
+fact must carry. The fact's text must be the viewer's own words: it keeps the row's terms,
+and a fact in Korean, Japanese or Chinese carries no English word the viewer did not say.
+"""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -15,289 +22,265 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-PREFERENCE, PERSONAL = FactCategory.PREFERENCE, FactCategory.PERSONAL
-HABIT, GOAL = FactCategory.HABIT, FactCategory.GOAL
+PREF, PERS, HABIT = FactCategory.PREFERENCE, FactCategory.PERSONAL, FactCategory.HABIT
+GOAL, FEEL = FactCategory.GOAL, FactCategory.EMOTION
 
-# (message, category, the fact's text must start with, and must contain)
-STATED = [
-    # likes
-    ("나 롤 게임 엄청 좋아해요!", PREFERENCE, "really likes", "롤 게임"),
-    ("고양이를 좋아해", PREFERENCE, "likes", "고양이"),
-    ("요즘 발로란트 진짜 좋아함ㅋㅋ", PREFERENCE, "really likes", "발로란트"),
-    ("롤이 제일 좋아", PREFERENCE, "really likes", "롤"),
-    ("제일 좋아하는 음식은 피자예요", PREFERENCE, "really likes", "피자"),
-    ("Deadlock好き", PREFERENCE, "likes", "Deadlock"),
-    ("Deadlockが好きです", PREFERENCE, "likes", "Deadlock"),
-    ("私はラーメンが大好き！", PREFERENCE, "really likes", "ラーメン"),
-    ("好きな食べ物はラーメンです", PREFERENCE, "likes", "ラーメン"),
-    ("最近カラオケにハマってる", PREFERENCE, "likes", "カラオケ"),
-    ("我最喜欢吃火锅", PREFERENCE, "really likes", "火锅"),
-    ("我也很喜欢打游戏", PREFERENCE, "likes", "打游戏"),
-    ("我最喜欢的食物是饺子", PREFERENCE, "really likes", "饺子"),
-    ("I really love League of Legends", PREFERENCE, "really likes", "League of Legends"),
-    ("i like jazz", PREFERENCE, "likes", "jazz"),
-    ("I'm a big fan of Hololive", PREFERENCE, "likes", "Hololive"),
-    ("My favorite game is Minecraft", PREFERENCE, "really likes", "Minecraft"),
-    ("Minecraft is my favourite game", PREFERENCE, "really likes", "Minecraft"),
-    ("わたしはねこがすき", PREFERENCE, "likes", "ねこ"),
-    # hobbies
-    ("제 취미는 게임이에요", PREFERENCE, "hobby:", "게임"),
-    ("趣味は読書です", PREFERENCE, "hobby:", "読書"),
-    ("我的爱好是画画", PREFERENCE, "hobby:", "画画"),
-    ("My hobby is drawing", PREFERENCE, "hobby:", "drawing"),
-    # dislikes
-    ("오이 싫어요", PREFERENCE, "dislikes", "오이"),
-    ("공포 영화는 안 좋아해", PREFERENCE, "dislikes", "공포 영화"),
-    ("ピーマンが苦手です", PREFERENCE, "dislikes", "ピーマン"),
-    ("猫は好きじゃない", PREFERENCE, "dislikes", "猫"),
-    ("虫が大嫌い", PREFERENCE, "really dislikes", "虫"),
-    ("我不喜欢香菜", PREFERENCE, "dislikes", "香菜"),
-    ("我讨厌下雨天", PREFERENCE, "dislikes", "下雨天"),
-    ("I don't like horror movies", PREFERENCE, "dislikes", "horror movies"),
-    ("I hate waking up early lol", PREFERENCE, "dislikes", "waking up early"),
-    ("I'm not a fan of spicy food", PREFERENCE, "dislikes", "spicy food"),
-    # names
-    ("제 이름은 민준이에요", PERSONAL, "name:", "민준"),
-    ("민준이라고 불러줘", PERSONAL, "wants to be called", "민준"),
-    ("名前はハルです", PERSONAL, "name:", "ハル"),
-    ("田中と申します", PERSONAL, "name:", "田中"),
-    ("私のことはハルって呼んで", PERSONAL, "wants to be called", "ハル"),
-    ("我叫小明", PERSONAL, "name:", "小明"),
-    ("我的名字是李华", PERSONAL, "name:", "李华"),
-    ("叫我小李就好", PERSONAL, "wants to be called", "小李"),
-    ("My name is Mary Jane and I stream on weekends", PERSONAL, "name:", "Mary Jane"),
-    ("you can call me Mochi", PERSONAL, "wants to be called", "Mochi"),
-    ("저 요즘 원신에 빠졌어요", PREFERENCE, "likes", "원신"),
-    ("I'm a huge Taylor Swift fan", PREFERENCE, "likes", "Taylor Swift"),
-    # ages
-    ("I'm 23 years old", PERSONAL, "age:", "23"),
-    ("저 25살이에요", PERSONAL, "age:", "25"),
-    ("私は22歳です", PERSONAL, "age:", "22"),
-    ("我今年二十岁", PERSONAL, "age:", "二十"),
-    # jobs
-    ("직업은 간호사예요", PERSONAL, "job:", "간호사"),
-    ("회사원이에요", PERSONAL, "job:", "회사원"),
-    ("간호사로 일하고 있어요", PERSONAL, "job:", "간호사"),
-    ("仕事はエンジニアです", PERSONAL, "job:", "エンジニア"),
-    ("私は会社員です", PERSONAL, "job:", "会社員"),
-    ("我是一名程序员", PERSONAL, "job:", "程序员"),
-    ("我是学生", PERSONAL, "job:", "学生"),
-    ("I work as a nurse", PERSONAL, "job:", "nurse"),
-    ("I'm a software engineer", PERSONAL, "job:", "software engineer"),
-    ("I work at Samsung", PERSONAL, "works at", "Samsung"),
-    # where they live
-    ("서울에 살아요", PERSONAL, "lives in", "서울"),
-    ("저는 지금 부산에 살고 있어요", PERSONAL, "lives in", "부산"),
-    ("東京に住んでいます", PERSONAL, "lives in", "東京"),
-    ("大阪在住です", PERSONAL, "lives in", "大阪"),
-    ("我住在上海", PERSONAL, "lives in", "上海"),
-    ("I live in Seoul", PERSONAL, "lives in", "Seoul"),
-    ("I'm from Busan", PERSONAL, "is from", "Busan"),
-    ("我是北京人", PERSONAL, "is from", "北京"),
-    # pets
-    ("I have a cat named Mochi", PERSONAL, "has a pet", "cat named Mochi"),
-    ("my dog's name is Max", PERSONAL, "has a pet", "dog named Max"),
-    ("고양이 키워요", PERSONAL, "has a pet", "고양이"),
-    ("우리 고양이 이름은 나비야", PERSONAL, "has a pet", "고양이 named 나비"),
-    ("猫を飼っています", PERSONAL, "has a pet", "猫"),
-    ("猫のミケを飼っています", PERSONAL, "has a pet", "猫 named ミケ"),
-    ("我养了一只猫", PERSONAL, "has a pet", "猫"),
-    ("我家狗叫旺财", PERSONAL, "has a pet", "狗 named 旺财"),
-    # birthdays
-    ("My birthday is March 5th", PERSONAL, "birthday:", "March 5th"),
-    ("I was born on 12 December", PERSONAL, "birthday:", "12 December"),
-    ("제 생일은 3월 5일이에요", PERSONAL, "birthday:", "3월 5일"),
-    ("誕生日は3月5日です", PERSONAL, "birthday:", "3月5日"),
-    ("我的生日是3月5日", PERSONAL, "birthday:", "3月5日"),
-    ("我的生日是三月五号", PERSONAL, "birthday:", "三月五号"),
-    # allergies
-    ("I'm allergic to peanuts", PERSONAL, "is allergic to", "peanuts"),
-    ("I have a shellfish allergy", PERSONAL, "is allergic to", "shellfish"),
-    ("땅콩 알레르기 있어요", PERSONAL, "is allergic to", "땅콩"),
-    ("卵アレルギーです", PERSONAL, "is allergic to", "卵"),
-    ("我对花生过敏", PERSONAL, "is allergic to", "花生"),
-    # goals
-    ("I want to become a voice actor", GOAL, "wants to become", "voice actor"),
-    ("My dream is to visit Japan", GOAL, "dream:", "visit Japan"),
-    ("성우가 되고 싶어요", GOAL, "wants to become", "성우"),
-    ("제 목표는 성우가 되는 거예요", GOAL, "goal:", "성우"),
-    ("声優になりたい", GOAL, "wants to become", "声優"),
-    ("夢は声優になることです", GOAL, "dream:", "声優"),
-    ("我想成为一名医生", GOAL, "wants to become", "医生"),
-    ("我的梦想是当歌手", GOAL, "dream:", "歌手"),
-    # habits
-    ("I always drink coffee before streaming", HABIT, "always:", "drink coffee"),
-    ("I go running every morning", HABIT, "every morning:", "go running"),
-    ("I never skip breakfast", HABIT, "never:", "skip breakfast"),
-    ("매일 아침 운동해요", HABIT, "every morning:", "운동"),
-    ("항상 밤에 게임해요", HABIT, "always:", "게임"),
-    ("毎日ジョギングしています", HABIT, "every day:", "ジョギング"),
-    ("いつも夜更かししてる", HABIT, "always:", "夜更かし"),
-    ("我每天跑步", HABIT, "every day:", "跑步"),
-    ("我经常熬夜", HABIT, "often:", "熬夜"),
-]  # fmt: skip
+Row = tuple[str, FactCategory, str, tuple[str, ...]]
+
+KOREAN: list[Row] = [
+    ("나 요즘 메이플 완전 좋아해", PREF, "like", ("메이플",)),
+    ("오이는 진짜 싫어요", PREF, "dislike", ("오이",)),
+    ("요즘 원신에 푹 빠져서 밤새 하고 있어요", PREF, "game_now", ("원신",)),
+    ("오버워치 접었어요 이제", PREF, "quit", ("오버워치",)),
+    ("제 취미는 뜨개질이에요", PREF, "hobby", ("뜨개질",)),
+    ("제 이름은 서연이에요", PERS, "name", ("서연",)),
+    ("그냥 연이라고 불러줘", PERS, "nickname", ("연",)),
+    ("저는 스물다섯 간호사예요", PERS, "job", ("간호사",)),
+    ("판교에서 일하고 있어요", PERS, "workplace", ("판교",)),
+    ("한국대학교 다니고 있어요", PERS, "school", ("한국대학교",)),
+    ("저 지금 대전에 살아요", PERS, "home", ("대전",)),
+    ("원래 제주도 출신이에요", PERS, "hometown", ("제주도",)),
+    ("저 고양이 두 마리 키워요", PERS, "pet", ("고양이",)),
+    ("우리 강아지 이름은 보리예요", PERS, "pet", ("보리", "강아지")),
+    ("우리 언니 이름은 지수야", PERS, "person", ("지수", "언니")),
+    ("제 생일은 11월 3일이에요", PERS, "birthday", ("11월 3일",)),
+    ("저 새우 알레르기 있어요", PERS, "allergy", ("새우",)),
+    ("술은 못 마셔요", PERS, "limit", ("술",)),
+    ("저 요즘 다이어트 중이에요", PERS, "diet", ("다이어트",)),
+    ("허리가 요즘 계속 아파요", PERS, "health", ("허리",)),
+    ("편하게 반말해도 돼", PERS, "style", ()),
+    ("다음 주 금요일에 기말고사 있어요", GOAL, "plan", ("다음 주", "기말고사")),
+    ("모레 제주도로 여행 가요!!", GOAL, "plan", ("모레", "여행")),
+    ("성우가 되고 싶어요", GOAL, "goal", ("성우",)),
+    ("매일 아침 조깅해요", HABIT, "habit", ("조깅해요",)),
+    ("엄마가 아프셔서 너무 걱정돼요", FEEL, "situation", ()),
+    ("야근 때문에 요즘 너무 피곤해요 ㅠㅠ", FEEL, "situation", ("야근",)),
+]
+
+JAPANESE: list[Row] = [
+    ("私、抹茶のお菓子がめっちゃ好き", PREF, "like", ("抹茶のお菓子",)),
+    ("セロリは苦手なんだよね", PREF, "dislike", ("セロリ",)),
+    ("最近スプラにハマってて毎晩やってる", PREF, "game_now", ("スプラ",)),
+    ("最近ボードゲームにハマってます", PREF, "game_now", ("ボードゲーム",)),
+    ("趣味は御朱印集めです", PREF, "hobby", ("御朱印集め",)),
+    ("名前はさくらです", PERS, "name", ("さくら",)),
+    ("はるって呼んでね", PERS, "nickname", ("はる",)),
+    ("仕事は看護師をしています", PERS, "job", ("看護師",)),
+    ("渋谷の会社で働いてる", PERS, "workplace", ("渋谷の会社",)),
+    ("北海道大学に通ってます", PERS, "school", ("北海道大学",)),
+    ("今は福岡に住んでるよ", PERS, "home", ("福岡",)),
+    ("出身は沖縄じゃなくて、広島出身です", PERS, "hometown", ("広島",)),
+    ("うちでハムスターを飼ってます", PERS, "pet", ("ハムスター",)),
+    ("犬の名前はポチです", PERS, "pet", ("ポチ", "犬")),
+    ("妹が二人いるんだ", PERS, "person", ("妹",)),
+    ("誕生日は7月21日です", PERS, "birthday", ("7月21日",)),
+    ("そばアレルギーなんです", PERS, "allergy", ("そば",)),
+    ("お酒は飲めないんです", PERS, "limit", ("お酒",)),
+    ("実はベジタリアンなんです", PERS, "diet", ("ベジタリアン",)),
+    ("最近ずっと腰が痛くて", PERS, "health", ("腰",)),
+    ("タメ口でいいよ", PERS, "style", ()),
+    ("来週の水曜日に面接があります", GOAL, "plan", ("来週の水曜日", "面接")),
+    ("明日から京都に旅行に行く予定", GOAL, "plan", ("明日", "旅行")),
+    ("将来は絵本作家になりたい", GOAL, "goal", ("絵本作家",)),
+    ("毎朝コーヒーを淹れて飲んでる", HABIT, "habit", ()),
+    ("母が入院してて、母のことがすごく心配", FEEL, "situation", ()),
+    ("残業続きでもうクタクタ", FEEL, "situation", ("残業",)),
+]
+
+CHINESE: list[Row] = [
+    ("我特别喜欢吃麻辣烫", PREF, "like", ("麻辣烫",)),
+    ("我不太喜欢看恐怖片", PREF, "dislike", ("恐怖片",)),
+    ("最近迷上了原神，天天玩到半夜", PREF, "game_now", ("原神",)),
+    ("王者荣耀我已经退坑了", PREF, "quit", ("王者荣耀",)),
+    ("我的爱好是摄影", PREF, "hobby", ("摄影",)),
+    ("我叫李明", PERS, "name", ("李明",)),
+    ("叫我小明就行", PERS, "nickname", ("小明",)),
+    ("我是一名程序员", PERS, "job", ("程序员",)),
+    ("我在一家银行上班", PERS, "workplace", ("一家银行",)),
+    ("我在复旦大学读书", PERS, "school", ("复旦大学",)),
+    ("我现在住在杭州", PERS, "home", ("杭州",)),
+    ("我老家在东北", PERS, "hometown", ("东北",)),
+    ("我家养了两只猫", PERS, "pet", ("猫",)),
+    ("我的狗狗叫旺财", PERS, "pet", ("旺财", "狗狗")),
+    ("我姐姐叫小雨", PERS, "person", ("小雨", "姐姐")),
+    ("我的生日是五月二十号", PERS, "birthday", ("五月二十号",)),
+    ("我对芒果过敏", PERS, "allergy", ("芒果",)),
+    ("我不喝酒", PERS, "limit", ("酒",)),
+    ("我最近在减肥", PERS, "diet", ("减肥",)),
+    ("我腰一直疼", PERS, "health", ("腰",)),
+    ("说话随意一点就好", PERS, "style", ()),
+    ("下周三我有个面试", GOAL, "plan", ("下周三", "面试")),
+    ("明天要去成都旅游了", GOAL, "plan", ("明天", "旅游")),
+    ("我想成为一名医生", GOAL, "goal", ("医生",)),
+    ("我每天早上都跑步", HABIT, "habit", ("跑步",)),
+    ("我很担心我奶奶的身体", FEEL, "situation", ()),
+    ("最近加班太多，好累", FEEL, "situation", ()),
+]
+
+ENGLISH: list[Row] = [
+    ("I absolutely love spicy ramen", PREF, "like", ("spicy ramen",)),
+    ("I can't stand country music tbh", PREF, "dislike", ("country music",)),
+    ("I've been playing Stardew Valley a lot lately", PREF, "game_now", ("Stardew Valley",)),
+    ("I'm hooked on Elden Ring, been grinding it all week", PREF, "game_now", ("Elden Ring",)),
+    ("I quit Fortnite last month", PREF, "quit", ("Fortnite",)),
+    ("My hobby is bouldering", PREF, "hobby", ("bouldering",)),
+    ("My name is Priya", PERS, "name", ("Priya",)),
+    ("just call me Sam", PERS, "nickname", ("Sam",)),
+    ("I work as a paramedic", PERS, "job", ("paramedic",)),
+    ("I work at a bakery downtown", PERS, "workplace", ("a bakery downtown",)),
+    ("I go to Ohio State University", PERS, "school", ("Ohio State University",)),
+    ("I live in Melbourne", PERS, "home", ("Melbourne",)),
+    ("I grew up in Manila", PERS, "hometown", ("Manila",)),
+    ("I have a rescue dog named Biscuit", PERS, "pet", ("Biscuit", "dog")),
+    ("My little brother is named Theo", PERS, "person", ("Theo", "brother")),
+    ("My birthday is on March 14th", PERS, "birthday", ("March 14th",)),
+    ("I'm allergic to shellfish", PERS, "allergy", ("shellfish",)),
+    ("I don't drink coffee", PERS, "limit", ("coffee",)),
+    ("I'm vegan, btw", PERS, "diet", ("vegan",)),
+    ("I have asthma", PERS, "health", ("asthma",)),
+    ("You can talk to me casually", PERS, "style", ()),
+    ("I have a job interview tomorrow", GOAL, "plan", ("tomorrow", "interview")),
+    ("We're going on a trip to Lisbon next week", GOAL, "plan", ("next week", "trip")),
+    ("I want to become a pilot", GOAL, "goal", ("pilot",)),
+    ("I usually go for a run after work", HABIT, "habit", ()),
+    ("I'm so worried about my dad's surgery results", FEEL, "situation", ()),
+    ("I've been exhausted from all the overtime", FEEL, "situation", ()),
+]
+
+_ASCII_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
-def facts_of(message: str) -> list[FactCandidate]:
-    return find_facts(message)
+def _slot_prefix(candidate: FactCandidate) -> str:
+    return (candidate.slot or "").partition(":")[0]
 
 
-@pytest.mark.parametrize(("message", "category", "predicate", "words"), STATED)
-def test_stated_facts_are_extracted(
-    message: str, category: FactCategory, predicate: str, words: str
-) -> None:
-    matching = [
-        fact
-        for fact in facts_of(message)
-        if fact.category is category and fact.text.startswith(predicate) and words in fact.text
-    ]
-    assert matching, f"{message!r} gave {[f.text for f in facts_of(message)]}"
-    fact = matching[0]
+def _check(row: Row, *, cjk: bool) -> None:
+    message, category, prefix, terms = row
+    found = find_facts(message)
+    assert found, f"no fact in {message!r}"
+    fact = found[0]
+    assert (fact.category, _slot_prefix(fact)) == (category, prefix), (message, fact)
+    for term in terms:
+        assert any(term in said for said in fact.terms), (message, fact.terms)
+        assert term in fact.text, (message, fact.text)
     assert fact.trust is TrustState.STATED
-    assert 0.7 <= fact.confidence <= 0.8
+    if cjk:
+        added = set(_ASCII_WORD.findall(fact.text)) - set(_ASCII_WORD.findall(message))
+        assert not added, f"English words {added} around {message!r}"
+    assert fact.text in message or fact.text.replace("，", ",") in message.replace("，", ",")
 
 
-NOTHING_ABOUT_THE_VIEWER = [
+@pytest.mark.parametrize("row", KOREAN, ids=[row[0] for row in KOREAN])
+def test_korean_disclosures_keep_the_viewers_words(row: Row) -> None:
+    _check(row, cjk=True)
+
+
+@pytest.mark.parametrize("row", JAPANESE, ids=[row[0] for row in JAPANESE])
+def test_japanese_disclosures_keep_the_viewers_words(row: Row) -> None:
+    _check(row, cjk=True)
+
+
+@pytest.mark.parametrize("row", CHINESE, ids=[row[0] for row in CHINESE])
+def test_chinese_disclosures_keep_the_viewers_words(row: Row) -> None:
+    _check(row, cjk=True)
+
+
+@pytest.mark.parametrize("row", ENGLISH, ids=[row[0] for row in ENGLISH])
+def test_english_disclosures_keep_the_viewers_words(row: Row) -> None:
+    _check(row, cjk=False)
+
+
+def test_every_table_covers_every_kind() -> None:
+    kinds = {prefix for _m, _c, prefix, _t in KOREAN}
+    for table in (JAPANESE, CHINESE, ENGLISH):
+        assert len(table) >= 25
+        assert {prefix for _m, _c, prefix, _t in table} >= kinds - {"quit"}
+
+
+NOTHING = [
     # questions
-    "do you like cats?", "Do you like cats", "what do you like", "What's your name?",
-    "좋아해요?", "고양이 좋아해요?", "롤 좋아하니", "이름이 뭐야?", "어디 살아?",
-    "好きですか", "ラーメン好き？", "お名前は？", "どこに住んでるの？",
-    "你喜欢猫吗", "你叫什么名字？", "你住在哪里",
-    # someone else
-    "My brother likes cats", "She lives in Tokyo", "동생이 고양이를 좋아해", "엄마는 서울에 살아요",
-    "弟は猫が好き", "彼女は東京に住んでいる", "他喜欢猫", "我妈妈住在上海",
-    # nothing to keep
-    "I love you", "I like it", "I love it so much", "大好き！", "좋아해요", "ok lol", "ㅋㅋㅋ",
-    "I'd like a coffee", "Please call me back later", "I'm a bit tired", "我是好人",
-    "I'm not allergic to anything", "my son is 5 years old", "동생은 25살이에요", "弟は22歳です",
-    "他今年二十岁", "땅콩 알레르기 없어요", "卵アレルギーはないです",
-    "我对花生不过敏", "",
-]  # fmt: skip
+    "너 고양이 좋아해?",
+    "혹시 롤 해요?",
+    "猫は好きですか？",
+    "你喜欢吃火锅吗",
+    "Do you like horror movies?",
+    "where do you live",
+    # someone else's facts
+    "동생이 고양이를 좋아해요",
+    "친구는 서울에 살아",
+    "彼氏はラーメンが大好き",
+    "他喜欢打篮球",
+    "She lives in Boston",
+    "My coworker hates Mondays",
+    # hypotheticals and the past
+    "만약 강아지 키우면 이름은 콩이로 할 거야",
+    "もし猫を飼ったら名前はタマにする",
+    "如果我有猫的话，我会叫它咪咪",
+    "If I had a cat I would call her Luna",
+    "I used to live in Denver",
+    # greetings, laughter, small talk
+    "안녕하세요 ㅎㅎ",
+    "ㅋㅋㅋㅋㅋ",
+    "오늘 비 와요",
+    "おはよう〜",
+    "草",
+    "哈哈哈哈",
+    "今天天气不错",
+    "gn everyone",
+    "lol same",
+    "nice weather today",
+]
 
 
-@pytest.mark.parametrize("message", NOTHING_ABOUT_THE_VIEWER)
-def test_questions_other_people_and_empty_statements_give_no_facts(message: str) -> None:
-    assert facts_of(message) == []
-
-
-@pytest.mark.parametrize(
-    ("message", "disliked"),
-    [
-        ("I don't like cats", "cats"),
-        ("I do not really like cats", "cats"),
-        ("I never liked cats", "cats"),
-        ("猫は好きじゃない", "猫"),
-        ("猫が好きではありません", "猫"),
-        ("我不喜欢猫", "猫"),
-        ("我不太喜欢猫", "猫"),
-        ("고양이 안 좋아해", "고양이"),
-        ("고양이 좋아하지 않아요", "고양이"),
-    ],
-)
-def test_negated_likes_are_dislikes_and_never_likes(message: str, disliked: str) -> None:
-    texts = [fact.text for fact in facts_of(message)]
-    assert any(t.endswith(f"dislikes {disliked}") for t in texts), texts
-    assert not any(t.startswith(("likes", "really likes")) for t in texts), texts
+@pytest.mark.parametrize("message", NOTHING)
+def test_questions_others_hypotheticals_and_small_talk_are_not_facts(message: str) -> None:
+    assert find_facts(message) == []
 
 
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ("I like cats but I don't like dogs", {"likes cats", "dislikes dogs"}),
-        ("고양이는 좋아하는데 개는 싫어요", {"likes 고양이", "dislikes 개"}),
-        ("猫は好きだけど犬は嫌い", {"likes 猫", "dislikes 犬"}),
-        ("我喜欢猫但是不喜欢狗", {"likes 猫", "dislikes 狗"}),
-        ("내 이름은 민준이고 서울에 살아", {"name: 민준", "lives in 서울"}),
-        ("I'm from Busan and I work at Samsung", {"is from Busan", "works at Samsung"}),
+        ("고양이는 좋아하는데 개는 싫어", ["like", "dislike"]),
+        ("I live in Leeds, and I work as a teacher", ["home", "job"]),
+        ("猫は好きだけど、犬は苦手", ["like", "dislike"]),
     ],
 )
-def test_several_facts_in_one_message(message: str, expected: set[str]) -> None:
-    assert {fact.text for fact in facts_of(message)} == expected
+def test_one_sentence_stating_different_things_gives_one_fact_each(
+    message: str, expected: list[str]
+) -> None:
+    found = find_facts(message)
+    assert [_slot_prefix(fact) for fact in found] == expected
+    assert all(fact.text in message for fact in found)
 
 
-def test_a_pet_name_is_not_taken_for_the_viewer_name() -> None:
-    texts = [fact.text for fact in facts_of("猫を飼っています。名前はミケです")]
-    assert "has a pet 猫" in texts
-    assert not any(text.startswith("name:") for text in texts)
+def test_fillers_laughter_and_emoji_are_trimmed_not_the_words() -> None:
+    (fact,) = find_facts("음.. 저 요즘 떡볶이 진짜 좋아해요 ㅋㅋㅋ 😋")
+    assert fact.text == "저 요즘 떡볶이 진짜 좋아해요"
+    (fact,) = find_facts("哈哈哈 我养了一只兔子呀")
+    assert fact.text == "我养了一只兔子"
 
 
-def test_strong_statements_are_more_confident_and_salient() -> None:
-    (plain,) = facts_of("고양이 좋아해")
-    (strong,) = facts_of("고양이 엄청 좋아해")
+def test_a_strong_like_is_more_confident() -> None:
+    (plain,) = find_facts("I like jazz")
+    (strong,) = find_facts("I really love jazz")
     assert strong.confidence > plain.confidence
     assert strong.salience > plain.salience
 
 
-@pytest.mark.parametrize(
-    "message",
-    ["I don't really like mint chocolate", "민트초코 별로 안 좋아해", "我不太喜欢薄荷巧克力"],
-)
-def test_softened_dislikes_are_not_strong(message: str) -> None:
-    (fact,) = facts_of(message)
-    assert fact.text.startswith("dislikes ")
-    assert fact.confidence == 0.75
-
-
-def test_very_long_messages_are_read_without_trouble() -> None:
-    assert facts_of("a" * 20_000) == []
-    assert facts_of("가" * 20_000) == []
-    assert facts_of(" " * 20_000 + "x") == []
-    assert [f.text for f in facts_of("I like cats. " + "blah " * 50)] == ["likes cats"]
-
-
-def test_a_fact_said_twice_is_extracted_once() -> None:
-    facts = facts_of("I like cats. I really like cats!")
-    assert len(facts) == 1
-
-
 @pytest.mark.anyio
-async def test_only_the_viewer_message_is_read() -> None:
-    extractor = RuleFactExtractor()
-    decisions = await extractor.extract(
-        "오늘 점심 먹었어",
-        "나는 고양이를 정말 좋아해! 내 이름은 하루야. I love cats and I live in Tokyo.",
-        user_name="민준",
+async def test_the_characters_reply_never_becomes_a_fact() -> None:
+    decisions = await RuleFactExtractor().extract(
+        "오늘도 와줬네",
+        "저는 고양이를 정말 좋아해요! 제 이름은 하루예요",
+        user_name=None,
         existing=[],
     )
     assert decisions == []
 
 
-@pytest.mark.anyio
-async def test_the_extractor_adds_new_facts() -> None:
-    decisions = await RuleFactExtractor().extract(
-        "나 롤 게임 엄청 좋아해요!", "오 나도!", user_name=None, existing=[]
-    )
-    assert [(d.action, d.target_fact_id) for d in decisions] == [("add", None)]
-    candidate = decisions[0].candidate
-    assert candidate is not None
-    assert candidate.category is FactCategory.PREFERENCE
-    assert "롤 게임" in candidate.text
-
-
 @settings(max_examples=200, deadline=None)
-@given(message=st.text(max_size=200))
-def test_any_text_gives_valid_candidates(message: str) -> None:
-    for fact in facts_of(message):
-        assert fact.text.strip()
-        assert 0.0 <= fact.confidence <= 1.0
-        assert 0.0 <= fact.salience <= 1.0
-        assert fact.trust is TrustState.STATED
-
-
-FRAGMENTS = [
-    "나", "롤", "게임", "좋아해", "싫어", "이름은", "민준", "서울에", "살아", "?", "!", ",", " ",
-    "猫", "が", "好き", "じゃない", "名前は", "ハル", "東京に住んで", "我", "喜欢", "不", "吃",
-    "火锅", "叫", "I", "like", "don't", "love", "cats", "my name is", "live in", "Seoul",
-    "do you", "every day", "always", "allergic to", "peanuts", "ㅋㅋ", "www",
-]  # fmt: skip
-
-
-@settings(max_examples=300, deadline=None)
-@given(pieces=st.lists(st.sampled_from(FRAGMENTS), max_size=12))
-def test_fragment_soup_gives_valid_short_candidates(pieces: list[str]) -> None:
-    message = " ".join(pieces)
-    facts = facts_of(message)
-    assert len({fact.text for fact in facts}) == len(facts)
-    for fact in facts:
-        assert len(fact.text) <= 120
-        assert fact.category in set(FactCategory)
+@given(st.text(max_size=300))
+def test_any_text_gives_well_formed_facts(message: str) -> None:
+    for fact in find_facts(message):
+        assert fact.text.strip() and len(fact.text) <= 240
+        assert all(term.strip() for term in fact.terms)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import given
@@ -17,34 +19,162 @@ from omoide.memory.importance import (
     to_unit_interval,
 )
 from omoide.memory.patterns import english_equivalent_length
+from tests.memory.importance_texts import (
+    DISCLOSURES,
+    LANGUAGES,
+    SMALL_TALK,
+    held_out_half,
+    tuning_half,
+)
 
 LOW_SIGNAL = [
     # Korean
-    "ㅋㅋ", "ㅋㅋㅋㅋㅋㅋ", "ㅎㅎ", "ㅠㅠ", "ㅜㅜ", "응", "네", "넹", "맞아", "맞아요", "그래",
-    "그렇구나", "ㅇㅇ", "응ㅋㅋ", "ㅋㅋ 그래", "헐", "대박", "알겠어",
+    "ㅋㅋ",
+    "ㅋㅋㅋㅋㅋㅋ",
+    "ㅎㅎ",
+    "ㅠㅠ",
+    "ㅜㅜ",
+    "응",
+    "네",
+    "넹",
+    "맞아",
+    "맞아요",
+    "그래",
+    "그렇구나",
+    "ㅇㅇ",
+    "응ㅋㅋ",
+    "ㅋㅋ 그래",
+    "헐",
+    "대박",
+    "알겠어",
     # Japanese
-    "www", "ｗｗｗ", "草", "笑", "はい", "うん", "うんうん", "はいはいｗ", "なるほど", "そっか",
-    "それな", "草www",
+    "www",
+    "ｗｗｗ",
+    "草",
+    "笑",
+    "はい",
+    "うん",
+    "うんうん",
+    "はいはいｗ",
+    "なるほど",
+    "そっか",
+    "それな",
+    "草www",
     # Chinese
-    "哈哈", "哈哈哈哈", "嗯", "嗯嗯", "好的", "好吧", "666", "2333", "真的吗?", "收到",
+    "哈哈",
+    "哈哈哈哈",
+    "嗯",
+    "嗯嗯",
+    "好的",
+    "好吧",
+    "666",
+    "2333",
+    "真的吗?",
+    "收到",
     # English
-    "lol", "LOL", "lmao", "ok", "OK!", "okay", "Okay!!", "k", "yeah", "yes", "yesss", "no",
-    "nooo", "nice", "haha", "hahaha", "ok lol", "yeah lmao", "hmm", "cool",
+    "lol",
+    "LOL",
+    "lmao",
+    "ok",
+    "OK!",
+    "okay",
+    "Okay!!",
+    "k",
+    "yeah",
+    "yes",
+    "yesss",
+    "no",
+    "nooo",
+    "nice",
+    "haha",
+    "hahaha",
+    "ok lol",
+    "yeah lmao",
+    "hmm",
+    "cool",
     # no words at all
-    "", "   ", "!!!", "...", "?!", "👍", "😂😂😂", "❤️", ":)", "^^", "~~~",
+    "",
+    "   ",
+    "!!!",
+    "...",
+    "?!",
+    "👍",
+    "😂😂😂",
+    "❤️",
+    ":)",
+    "^^",
+    "~~~",
     # one character repeated
-    "aaaa", "zzzzz", "ㅇㅇㅇㅇ",
+    "aaaa",
+    "zzzzz",
+    "ㅇㅇㅇㅇ",
     # laughter elsewhere
-    "jajaja", "mdr", "хахаха", "555", "kkkkk", "rsrs",
-]  # fmt: skip
+    "jajaja",
+    "mdr",
+    "хахаха",
+    "555",
+    "kkkkk",
+    "rsrs",
+    # greetings, farewells and stream chat, alone and combined
+    "gn",
+    "gm",
+    "ㅎㅇ",
+    "ㅂㅂ",
+    "ㅎㅇㅎㅇ ㅋㅋ",
+    "안녕",
+    "안녕하세요 ㅎㅎ",
+    "잘 자요",
+    "おつ",
+    "おつおつ草",
+    "お疲れ様です",
+    "おはようございます",
+    "こんばんは～",
+    "晚安",
+    "晚安哈哈",
+    "大家好",
+    "拜拜",
+    "hello there",
+    "hi hi lol",
+    "good night everyone",
+    "see you later",
+    "gn chat",
+    "me too",
+    "I see",
+    "hey guys",
+    "ggwp",
+    "ㅇㅈ",
+    "ㄹㅇㅋㅋ",
+    "👋😊",
+    "!!!???",
+]
 
 CARRIES_SIGNAL = [
-    "나 롤 게임 엄청 좋아해요!", "좋아해요", "고양이", "오늘 힘들었어", "그래서 뭐 했어?",
-    "Deadlockが好き", "ありがとう", "猫", "今日は疲れた",
-    "我最喜欢吃火锅", "好吃", "我很累",
-    "I love cats", "know", "now", "thanks", "25", "hello there", "no way, really?",
+    "나 롤 게임 엄청 좋아해요!",
+    "좋아해요",
+    "고양이",
+    "오늘 힘들었어",
+    "그래서 뭐 했어?",
+    "Deadlockが好き",
+    "ありがとう",
+    "猫",
+    "今日は疲れた",
+    "我最喜欢吃火锅",
+    "好吃",
+    "我很累",
+    "I love cats",
+    "know",
+    "now",
+    "thanks",
+    "25",
+    "no way, really?",
     "ok so my birthday is tomorrow",
-]  # fmt: skip
+    "hello, my name is Sam",
+    "gn, my cat is sick",
+    "안녕하세요 저는 민수예요",
+    "ㅎㅇ 나 오늘 시험 붙었어",
+    "おやすみ、明日面接なんだ",
+    "晚安，明天要考试",
+]
 
 
 @pytest.mark.parametrize("message", LOW_SIGNAL)
@@ -67,6 +197,8 @@ def test_long_laughter_followed_by_content_is_not_low_signal(run: str) -> None:
 def test_low_signal_turns_score_low_and_are_not_stored(message: str) -> None:
     result = score_by_rules(message, "에헤헤 고마워! I love you!", emotion_intensity=1.0)
     assert result == ImportanceResult(0.05, False, ("low_signal",), ScoringMethod.RULES)
+    at_zero = score_by_rules(message, "", emotion_intensity=0.0, store_threshold=0.0)
+    assert not at_zero.worth_storing, "only a forced store keeps a low-signal turn"
 
 
 SIGNAL_EXAMPLES = [
@@ -114,19 +246,23 @@ def test_negated_likes_are_dislikes_not_preferences() -> None:
         assert "preference" not in signals, message
 
 
-def test_the_score_follows_the_seed_formula() -> None:
+def test_the_score_follows_the_formula() -> None:
     plain = score_by_rules("오늘 점심 먹었어", "맛있었어?", emotion_intensity=0.0)
-    assert plain.score == pytest.approx(0.3)
+    assert plain.score == pytest.approx(0.32)
     assert plain.signals == ()
     assert plain.worth_storing
     assert plain.method is ScoringMethod.RULES
 
     one_group = score_by_rules("나 롤 좋아해", "", emotion_intensity=0.5)
-    assert one_group.score == pytest.approx(0.3 + 0.15 + 0.1)
+    assert one_group.score == pytest.approx(0.32 + 0.3 + 0.1)
 
     two_groups = score_by_rules("I love cats but I hate dogs", "", emotion_intensity=0.0)
     assert two_groups.signals == ("preference", "dislike")
-    assert two_groups.score == pytest.approx(0.6)
+    assert two_groups.score == pytest.approx(0.32 + 0.3 + 0.06)
+
+    weak_only = score_by_rules("처음 보는 맵이네", "", emotion_intensity=0.0)
+    assert weak_only.signals == ("unique",)
+    assert weak_only.score == pytest.approx(0.32 + 0.06)
 
 
 def test_each_group_counts_once_however_often_it_matches() -> None:
@@ -135,9 +271,28 @@ def test_each_group_counts_once_however_often_it_matches() -> None:
     assert once.score == many.score
 
 
-def test_the_reply_counts_as_in_the_seed() -> None:
-    result = score_by_rules("오늘 나 스무 살 됐어", "생일 축하해!", emotion_intensity=0.0)
-    assert "date" in result.signals
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        ("하루는 뭐 좋아해?", "나는 떡볶이 좋아해"),
+        ("ハルは何が好き？", "私は猫が好き"),
+        ("你喜欢什么游戏？", "我喜欢玩原神"),
+        ("Do you like horror movies?", "I like horror movies"),
+    ],
+)
+def test_a_question_about_the_character_discloses_little(question: str, statement: str) -> None:
+    asked = score_by_rules(question, "", emotion_intensity=0.0)
+    told = score_by_rules(statement, "", emotion_intensity=0.0)
+    assert asked.score <= 0.4 < 0.6 <= told.score
+
+
+def test_only_the_viewers_words_count() -> None:
+    result = score_by_rules("오늘 나 왔어", "생일 축하해! 고마워, 사랑해!", emotion_intensity=0.0)
+    assert result.signals == ()
+    alone = score_by_rules(
+        "", "Happy birthday! You said your exam is tomorrow", emotion_intensity=0
+    )
+    assert "date" in alone.signals
 
 
 def test_scores_are_clipped_to_one() -> None:
@@ -152,8 +307,8 @@ def test_scores_are_clipped_to_one() -> None:
 
 def test_the_store_threshold_decides_worth_storing() -> None:
     turn = ("오늘 점심 먹었어", "")
-    assert score_by_rules(*turn, emotion_intensity=0.0, store_threshold=0.3).worth_storing
-    assert not score_by_rules(*turn, emotion_intensity=0.0, store_threshold=0.31).worth_storing
+    assert score_by_rules(*turn, emotion_intensity=0.0, store_threshold=0.32).worth_storing
+    assert not score_by_rules(*turn, emotion_intensity=0.0, store_threshold=0.33).worth_storing
 
 
 @pytest.mark.parametrize("intensity", [-0.1, 1.5, math.nan])
@@ -243,7 +398,8 @@ def test_rule_scores_are_always_valid(
 ) -> None:
     result = score_by_rules(user, bot, emotion_intensity=intensity, store_threshold=threshold)
     assert 0.0 <= result.score <= 1.0
-    assert result.worth_storing == (result.score >= threshold)
+    low = result.signals == ("low_signal",)
+    assert result.worth_storing == (not low and result.score >= threshold)
     assert len(set(result.signals)) == len(result.signals)
 
 
@@ -262,3 +418,38 @@ def test_stronger_emotion_never_lowers_the_score(user: str, intensity: float, ex
 )
 def test_laughter_and_symbols_alone_are_low_signal(pieces: list[str]) -> None:
     assert is_low_signal("".join(pieces))
+
+
+# --- disclosures against small talk (tests/memory/importance_texts.py) -----------------
+
+
+def _scores(lines: list[str]) -> list[float]:
+    return sorted(score_by_rules(line, "", emotion_intensity=0.0).score for line in lines)
+
+
+@pytest.mark.parametrize("half", [tuning_half, held_out_half])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_disclosures_score_well_above_small_talk(
+    language: str, half: Callable[[Sequence[str]], list[str]]
+) -> None:
+    told = _scores(half(DISCLOSURES[language]))
+    chat = _scores(half(SMALL_TALK[language]))
+    assert statistics.median(told) >= 0.6
+    assert sum(score >= 0.5 for score in told) >= 0.8 * len(told)
+    assert chat[-(len(chat) // 10) - 1] <= 0.4, "p90 of small talk"
+    kept = [score for score in chat if score != 0.05]
+    assert all(score >= 0.3 for score in kept), "ordinary small talk is still stored"
+
+
+_PADDING = st.lists(
+    st.sampled_from(
+        ["ㅋㅋ", "ㅎㅇ", "www", "草", "哈哈", "lol", "gn", "おつ", "안녕", "ok", "!", "👍", " "]
+    ),
+    max_size=6,
+).map(" ".join)
+_DISCLOSED = [line for lines in DISCLOSURES.values() for line in lines]
+
+
+@given(before=_PADDING, line=st.sampled_from(_DISCLOSED), after=_PADDING)
+def test_no_text_containing_a_disclosure_is_low_signal(before: str, line: str, after: str) -> None:
+    assert not is_low_signal(f"{before} {line} {after}")

@@ -49,7 +49,7 @@ class QueuedModel:
         yield await self.complete(messages, options)
 
 
-AMBIGUOUS = ("오늘 회사에서 회의가 길었어", "수고했어!")  # rules: 0.3 + 0.5 * 0.2 = 0.4
+AMBIGUOUS = ("오늘 회의가 길었어", "수고했어!")  # rules: 0.32 + 0.5 * 0.2 = 0.42
 TRIVIAL = ("ㅋㅋㅋ", "ㅋㅋ 웃기다")  # rules: 0.05
 CLEAR = ("제 이름은 민준이고 롤 게임 정말 좋아해요. 내일이 생일이라 너무 설레!", "축하해!")
 
@@ -150,12 +150,13 @@ async def test_an_unreachable_model_does_not_lose_the_turn(error: BackendError) 
 
 @pytest.mark.anyio
 async def test_the_band_is_inclusive_at_both_ends() -> None:
-    low_edge = ("오늘 점심 먹었어", "")  # 0.3 with no emotion
-    high_edge = ("I love cats but I hate dogs", "")  # 0.3 + 2 x 0.15 = 0.6
+    low_edge = ("오늘 점심 먹었어", "")  # 0.32 with no emotion
+    high_edge = ("I love cats", "")  # 0.32 + 0.3 = 0.62
     for turn in (low_edge, high_edge):
         metrics = Metrics()
         model = QueuedModel('{"importance": 10, "reason": "edge"}')
-        result = await scorer(model, metrics).score(*turn, emotion_intensity=0.0)
+        edges = ImportanceScorer(llm=model, metrics=metrics, ambiguous_band=(0.32, 0.62))
+        result = await edges.score(*turn, emotion_intensity=0.0)
         assert result.method is ScoringMethod.LLM, turn
         assert metrics.get("importance.llm_calls") == 1
 

@@ -98,9 +98,17 @@ async def test_recall_reinforces_exactly_what_reached_the_prompt(app: Omoide) ->
     assert any("League" in e.user_message for e in episodes if e.id in used)
 
 
+def advance(app: Omoide, moment: datetime) -> None:
+    """Move the fixed clock on: a turn dated after the clock's now is refused."""
+    clock = app.memory.clock
+    assert isinstance(clock, FixedClock)
+    clock.set(moment)
+
+
 @pytest.mark.anyio
 async def test_a_repeated_fact_is_confirmed_not_duplicated(app: Omoide) -> None:
     await app.memory.store_interaction(MINJUN, "나 롤 게임 엄청 좋아해요!", "", timestamp=START)
+    advance(app, START + timedelta(days=1))
     again = await app.memory.store_interaction(
         MINJUN, "나 롤 게임 엄청 좋아해요!", "", timestamp=START + timedelta(days=1)
     )
@@ -117,6 +125,7 @@ async def test_a_repeated_fact_is_confirmed_not_duplicated(app: Omoide) -> None:
 async def test_a_reversed_preference_supersedes_the_old_fact(app: Omoide) -> None:
     await app.memory.store_interaction(MINJUN, "I love cucumbers", "", timestamp=START)
     changed_at = START + timedelta(days=3)
+    advance(app, changed_at)
     await app.memory.store_interaction(MINJUN, "I hate cucumbers now", "", timestamp=changed_at)
     current = await app.memory.list_facts(MINJUN)
     history = await app.memory.list_facts(MINJUN, include_inactive=True)
@@ -139,6 +148,7 @@ async def test_a_person_corrects_a_fact_and_the_old_version_is_kept(app: Omoide)
 
 @pytest.mark.anyio
 async def test_reading_as_of_a_past_moment_ignores_later_memories(app: Omoide) -> None:
+    advance(app, START + timedelta(days=30))
     await app.memory.store_interaction(
         MINJUN, "I adopted a cat named Mochi", "", timestamp=START + timedelta(days=30)
     )

@@ -147,7 +147,7 @@ def _assert_needs_its_literals(pattern: re.Pattern[str], text: str) -> None:
 
 
 def _rule_id(rule: FactRule) -> str:
-    return f"{rule.script}-{rule.relation.key if rule.relation else 'habit'}"
+    return f"{rule.script}-{rule.kind}"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=map(_rule_id, RULES))

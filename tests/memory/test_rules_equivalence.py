@@ -1,17 +1,17 @@
 """The gated fact finding and importance scoring give exactly what the plain paths give.
 
 The production paths skip rule and signal patterns whose literals are missing from the
-text (see ``memory.pattern_gates``), count characters with patterns instead of one by
-one, and read a fact's text back once. The references below are the plain paths as they
-were before: every rule tried on every clause, every signal group searched, every
-character weighed. Any difference, on any text, is a bug in the fast path.
+text (see ``memory.pattern_gates``) and count characters with patterns instead of one by
+one. The references below are the plain paths: every rule tried on every clause
+(``find_facts(..., gated=False)``), every signal group searched, every character
+weighed. Any difference, on any text, is a bug in the fast path.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import pairwise
 
 import pytest
@@ -19,30 +19,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omoide.domain import ScoringMethod
-from omoide.memory import extraction_rules, fact_text, patterns
-from omoide.memory.extraction_clauses import Clause, split_clauses
+from omoide.memory import fact_text, patterns
 from omoide.memory.extraction_patterns import (
-    OTHER_PERSON,
     RULES,
-    SOFTENERS,
-    STRONG_WORDS,
     FactRule,
 )
 from omoide.memory.extraction_rules import find_facts
 from omoide.memory.extraction_values import FactCandidate
-from omoide.memory.fact_text import RELATIONS, Statement, object_key, read_statement
+from omoide.memory.fact_text import object_key
 from omoide.memory.importance import (
     BASE_SCORE,
     EMOTION_WEIGHT,
     LONG_MESSAGE_BONUS,
     LONG_MESSAGE_LENGTH,
     LOW_SIGNAL_SCORE,
-    SIGNAL_BONUS,
     ImportanceResult,
     score_by_rules,
+    signal_bonus,
 )
 from omoide.memory.patterns import (
     SIGNAL_GROUPS,
+    asks_without_self,
     english_equivalent_length,
     is_low_signal,
     matched_signals,
@@ -65,65 +62,9 @@ def reference_object_key(words: str) -> str:
     return "".join(c for c in text if unicodedata.category(c)[0] in "LN")
 
 
-def reference_read_statement(text: str) -> Statement | None:
-    flat = " ".join(unicodedata.normalize("NFKC", text).split())
-    for relation, pattern in fact_text._READERS:
-        matched = pattern.match(flat)
-        if matched is not None and reference_object_key(matched.group(1)):
-            return Statement(relation, reference_object_key(matched.group(1)))
-    loose = fact_text._LOOSE_PREFERENCE.match(flat)
-    if loose is None or not reference_object_key(loose.group(2)):
-        return None
-    key = "dislikes" if loose.group(1).casefold() in fact_text._NEGATIVE_VERBS else "likes"
-    return Statement(RELATIONS[key], reference_object_key(loose.group(2)))
-
-
-def reference_clause_facts(clause: Clause, *, mentions_pet: bool) -> Iterator[FactCandidate]:
-    someone_else = OTHER_PERSON.search(clause.text) is not None
-    strong = STRONG_WORDS.search(clause.text) is not None and not SOFTENERS.search(clause.text)
-    for rule in RULES:
-        if someone_else and rule.script in ("ko", "ja"):
-            continue
-        match = rule.pattern.search(clause.text)
-        if match is None:
-            continue
-        candidate = extraction_rules._candidate(rule, match, strong=strong)
-        if candidate is None:
-            continue
-        ambiguous_name = mentions_pet and not extraction_rules._SELF_MENTION.search(clause.text)
-        if ambiguous_name and candidate.text.startswith("name: "):
-            continue
-        yield candidate
-
-
-def _reference_identity(candidate: FactCandidate) -> tuple[str, str]:
-    statement = reference_read_statement(candidate.text)
-    if statement is None:
-        return (candidate.category.value, reference_object_key(candidate.text))
-    return (statement.relation.key, statement.object_key)
-
-
-def _reference_drop_contradicted_likes(candidates: list[FactCandidate]) -> list[FactCandidate]:
-    statements = [reference_read_statement(candidate.text) for candidate in candidates]
-    disliked = {s.object_key for s in statements if s is not None and s.relation.key == "dislikes"}
-    return [
-        candidate
-        for candidate, statement in zip(candidates, statements, strict=True)
-        if statement is None
-        or statement.relation.key != "likes"
-        or statement.object_key not in disliked
-    ]
-
-
 def reference_find_facts(message: str) -> list[FactCandidate]:
-    mentions_pet = extraction_rules._PET_WORDS.search(message) is not None
-    found: dict[tuple[str, str], FactCandidate] = {}
-    for clause in split_clauses(message):
-        if clause.is_question:
-            continue
-        for candidate in reference_clause_facts(clause, mentions_pet=mentions_pet):
-            found.setdefault(_reference_identity(candidate), candidate)
-    return _reference_drop_contradicted_likes(list(found.values()))
+    """Every rule searched on every clause (no gate)."""
+    return find_facts(message, gated=False)
 
 
 def _reference_squeezed(token: str, *, keep: int) -> str:
@@ -175,11 +116,14 @@ def reference_english_equivalent_length(text: str) -> float:
 
 
 def reference_score(user: str, bot: str, intensity: float) -> ImportanceResult:
-    if reference_is_low_signal(user):
+    """The scoring formula over the plain paths (every signal group searched)."""
+    said = user if user.strip() else bot
+    if reference_is_low_signal(said):
         return ImportanceResult(LOW_SIGNAL_SCORE, False, ("low_signal",), ScoringMethod.RULES)
-    signals = reference_matched_signals(f"{user}\n{bot}")
-    score = BASE_SCORE + SIGNAL_BONUS * len(signals) + EMOTION_WEIGHT * intensity
-    if reference_english_equivalent_length(user) > LONG_MESSAGE_LENGTH:
+    signals = reference_matched_signals(said)
+    score = BASE_SCORE + signal_bonus(signals, asks=asks_without_self(said))
+    score += EMOTION_WEIGHT * intensity
+    if reference_english_equivalent_length(said) > LONG_MESSAGE_LENGTH:
         score += LONG_MESSAGE_BONUS
         signals = (*signals, "long_message")
     score = round(min(1.0, max(0.0, score)), 6)
@@ -190,11 +134,7 @@ def reference_score(user: str, bot: str, intensity: float) -> ImportanceResult:
 
 
 def _check_facts(message: str) -> int:
-    """Asserts both paths agree on ``message``, clause by clause; returns facts found."""
-    mentions_pet = extraction_rules._PET_WORDS.search(message) is not None
-    for clause in split_clauses(message):
-        fast = list(extraction_rules._clause_facts(clause, message))
-        assert fast == list(reference_clause_facts(clause, mentions_pet=mentions_pet)), clause
+    """Asserts both paths agree on ``message``; returns facts found."""
     facts = find_facts(message)
     assert facts == reference_find_facts(message), message
     return len(facts)
@@ -205,6 +145,7 @@ def _check_score(user: str, bot: str, intensity: float = 0.5) -> tuple[str, ...]
     assert english_equivalent_length(user) == reference_english_equivalent_length(user), user
     exchange = f"{user}\n{bot}"
     assert matched_signals(exchange) == reference_matched_signals(exchange), exchange
+    assert matched_signals(user) == reference_matched_signals(user), user
     result = score_by_rules(user, bot, emotion_intensity=intensity)
     assert result == reference_score(user, bot, intensity), (user, bot)
     return result.signals
@@ -213,7 +154,6 @@ def _check_score(user: str, bot: str, intensity: float = 0.5) -> tuple[str, ...]
 def _check_statements(texts: Iterable[str]) -> None:
     for text in texts:
         assert object_key(text) == reference_object_key(text), text
-        assert read_statement(text) == reference_read_statement(text), text
 
 
 def test_fixture_messages_give_the_same_facts() -> None:
@@ -251,7 +191,7 @@ def test_messages_made_of_pattern_words_give_the_same_facts_and_scores() -> None
 
 
 def _rule_id(rule: FactRule) -> str:
-    return f"{rule.script}-{rule.relation.key if rule.relation else 'habit'}"
+    return f"{rule.script}-{rule.kind}"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=map(_rule_id, RULES))

@@ -95,8 +95,8 @@ async def test_low_signal_comments_are_counted_but_not_stored(omoide: Parts, cid
 async def test_plain_comments_are_skipped_unless_answered(omoide: Parts, cid: str) -> None:
     service = await open_service(omoide, use_llm=False)
     plain = [
-        StreamEvent("v1", "A", "hello everyone", START),
-        StreamEvent("v2", "B", "hello everyone", START, reply="Hi B, welcome!"),
+        StreamEvent("v1", "A", "this map looks huge", START),
+        StreamEvent("v2", "B", "this map looks huge", START, reply="Hi B, welcome!"),
         StreamEvent("v3", "C", "ㅋㅋ", START, reply="ㅋㅋ 왜 웃어요?"),
     ]
     report = await service.ingest(cid, "s1", plain)
@@ -112,7 +112,7 @@ async def test_plain_comments_are_skipped_unless_answered(omoide: Parts, cid: st
 @pytest.mark.anyio
 async def test_the_store_threshold_is_configurable(omoide: Parts, cid: str) -> None:
     service = await open_service(omoide, use_llm=False, config=StreamConfig(store_threshold=0.3))
-    report = await service.ingest(cid, "s1", comments(["hello everyone"]))
+    report = await service.ingest(cid, "s1", comments(["this map looks huge"]))
     assert report.stored == 1
     await service.aclose()
 

@@ -158,6 +158,8 @@ def test_a_key_flow_works_from_the_keyboard_alone(page: Page, site: Site) -> Non
         page.keyboard.press("Tab")
     expect(facts_tab).to_be_focused()
     page.keyboard.press("ArrowRight")
+    expect(page.get_by_role("tab", name="Profile")).to_have_attribute("aria-selected", "true")
+    page.keyboard.press("ArrowRight")
     episodes_tab = page.get_by_role("tab", name="Episodes")
     expect(episodes_tab).to_be_focused()
     expect(episodes_tab).to_have_attribute("aria-selected", "true")

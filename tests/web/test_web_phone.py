@@ -53,7 +53,7 @@ def test_phone_drawer_opens_picks_a_viewer_and_closes(phone: Page, site: Site) -
 
 def test_every_tab_fits_a_phone(phone: Page, site: Site) -> None:
     open_viewer(phone, site, CHARACTER, "minjun")
-    for tab in ("Episodes", "Emotions", "Search", "Chat"):
+    for tab in ("Profile", "Episodes", "Emotions", "Search", "Chat"):
         phone.get_by_role("tab", name=tab).click()
         panel = phone.locator(f"#panel-{tab.lower()}")
         expect(panel).to_be_visible()

@@ -19,7 +19,14 @@ from importlib.metadata import PackageNotFoundError, version
 import anyio
 from fastapi import Depends, FastAPI
 
-from omoide.api import routes_admin, routes_chat, routes_facts, routes_memory, routes_stream
+from omoide.api import (
+    routes_admin,
+    routes_chat,
+    routes_facts,
+    routes_memory,
+    routes_profile,
+    routes_stream,
+)
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
@@ -41,8 +48,8 @@ Long-term memory for AI VTubers and AI companions.
 * **Chat**: `POST /v1/chat/stream` streams a character's reply as server-sent events and
   remembers the exchange through a durable queue.
 * **Memory**: under `/v1/characters/{character_id}/users/{user_id}`: remember turns,
-  search with score components, build the prompt's memory section, correct or delete
-  facts, export or forget everything about a viewer.
+  search with score components, build the prompt's memory section, read the viewer
+  profile, correct or delete facts, export or forget everything about a viewer.
 * **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
   characters (`omoide keys create --character haru`). `/health` needs no key.
 
@@ -140,7 +147,7 @@ def create_app(
         lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
     )
     install_error_handlers(app)
-    for module in (routes_chat, routes_memory, routes_facts, routes_admin):
+    for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
         app.include_router(module.router)
     app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
     mount_web(app)

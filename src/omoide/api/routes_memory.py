@@ -39,8 +39,9 @@ async def store_turn(body: TurnBody, scope: ScopeDep, service: ServiceDep) -> Tu
     """Scores, embeds and stores the exchange before answering (this is the explicit and
     import path; chat turns go through the durable queue instead). ``metadata`` comes back
     unchanged with every search hit. A turn too slight to keep still records the viewer's
-    emotion, and answers ``stored: false``."""
-    turn = body.to_turn(scope)
+    emotion, and answers ``stored: false``. Messages may be 100,000 characters long; a
+    ``timestamp`` more than 5 minutes after the server's time is refused (422)."""
+    turn = body.to_turn(scope, now=service.built.memory.clock.now())
     stored = await service.built.memory.store_interaction(
         scope,
         turn.user_message,
@@ -58,11 +59,13 @@ async def store_turn(body: TurnBody, scope: ScopeDep, service: ServiceDep) -> Tu
 @router.post("/turns/batch", tags=["remember"], summary="Remember many exchanges at once")
 async def store_turns(body: TurnBatchBody, scope: ScopeDep, service: ServiceDep) -> TurnBatchOut:
     """Every turn is checked first; one bad turn refuses the whole batch and nothing is
-    written. The turns are then stored in one transaction (at most 1000 per batch)."""
+    written. The turns are then stored in one transaction (at most 1000 per batch, and
+    2,000,000 characters of messages in all)."""
+    now = service.built.memory.clock.now()
     turns: list[TurnInput] = []
     for position, item in enumerate(body.turns):
         try:
-            turns.append(item.to_turn(scope))
+            turns.append(item.to_turn(scope, now=now))
         except InvalidInput as exc:
             raise InvalidInput(f"turns[{position}]: {exc}") from exc
     stored = await service.built.memory.store_interactions(scope.character_id, turns)

@@ -28,12 +28,24 @@ from pydantic import (
 )
 
 from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
-from omoide.domain import MAX_ID_LENGTH, FactCategory, MetadataValue, Scope, as_utc
+from omoide.domain import (
+    MAX_ID_LENGTH,
+    FactCategory,
+    MetadataValue,
+    Scope,
+    as_utc,
+    check_not_future,
+)
 from omoide.errors import InvalidInput
 from omoide.memory.facts import MAX_FACT_CHARS
 from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
 
 MAX_BATCH_TURNS = 1000
+MAX_BATCH_CHARS = 2_000_000
+"""Characters of all messages of one batch together: 1000 turns of 2,000 characters, or ten
+exchanges whose two messages are at the 100,000-character limit (a body of ~2-8 MB)."""
+MAX_QUERY_CHARS = 8000
+"""What a search or context query may be: a message to look up, not a document."""
 MAX_SEARCH_RESULTS = 100
 MAX_TOKEN_BUDGET = 8192
 MAX_EMOTION_CHARS = 64
@@ -138,9 +150,15 @@ class ChatBody(StrictBody):
 class TurnBody(StrictBody):
     """One exchange to remember now (imports, or a chat pipeline of your own)."""
 
-    user_message: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    user_message: StrictStr = Field(
+        max_length=MAX_MESSAGE_CHARS,
+        description="May be empty when bot_message is not (an import that starts with the bot)",
+    )
     bot_message: StrictStr = Field(default="", max_length=MAX_MESSAGE_CHARS)
-    timestamp: Moment | None = Field(default=None, description="When it was said (default: now)")
+    timestamp: Moment | None = Field(
+        default=None,
+        description="When it was said (default: now); at most 5 minutes after the server's time",
+    )
     emotion: StrictStr = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
     emotion_intensity: StrictFloat = Field(default=0.5, ge=0.0, le=1.0)
     topics: list[Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
@@ -153,14 +171,26 @@ class TurnBody(StrictBody):
     )
     user_name: Identifier | None = Field(default=None, description="Helps fact extraction")
 
-    def to_turn(self, scope: Scope) -> TurnInput:
-        """The library's turn; raises InvalidInput for what only the library checks."""
+    @model_validator(mode="after")
+    def _something_said(self) -> Self:
+        if not self.user_message.strip() and not self.bot_message.strip():
+            raise ValueError("user_message and bot_message must not both be empty")
+        return self
+
+    @property
+    def characters(self) -> int:
+        return len(self.user_message) + len(self.bot_message)
+
+    def to_turn(self, scope: Scope, *, now: datetime) -> TurnInput:
+        """The library's turn; raises InvalidInput for what only the library checks, and
+        for a timestamp more than 5 minutes after ``now`` (the server's time)."""
+        moment = self.timestamp
         return TurnInput(
             scope=scope,
             user_message=self.user_message,
             bot_message=self.bot_message,
             state=TurnState(self.emotion, self.emotion_intensity, tuple(self.topics)),
-            timestamp=self.timestamp,
+            timestamp=check_not_future(moment, now=now) if moment is not None else None,
             metadata=dict(self.metadata),
             force_store=self.force_store,
             importance=self.importance,
@@ -188,15 +218,25 @@ class TurnBatchBody(StrictBody):
 
     turns: list[TurnBody] = Field(min_length=1, max_length=MAX_BATCH_TURNS)
 
+    @model_validator(mode="after")
+    def _bounded(self) -> Self:
+        total = sum(turn.characters for turn in self.turns)
+        if total > MAX_BATCH_CHARS:
+            raise ValueError(
+                f"the batch's messages hold {total:,} characters; the limit is "
+                f"{MAX_BATCH_CHARS:,} per batch (send it in smaller batches)"
+            )
+        return self
+
 
 class SearchBody(StrictBody):
-    query: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    query: StrictStr = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     k: StrictInt = Field(default=10, ge=1, le=MAX_SEARCH_RESULTS, description="Limits both lists")
     now: Moment | None = Field(default=None, description="Rank as if it were this time")
 
 
 class ContextBody(StrictBody):
-    query: StrictStr = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    query: StrictStr = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     now: Moment | None = None
     token_budget: StrictInt | None = Field(default=None, ge=0, le=MAX_TOKEN_BUDGET)
 

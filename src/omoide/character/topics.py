@@ -1,4 +1,4 @@
-"""What a conversation is about: topics found in a message and its reply, most recent first.
+"""What a turn is about: topics found in its own text, the viewer's message first.
 
 Two sources, in this order of priority:
 
@@ -8,11 +8,17 @@ Two sources, in this order of priority:
 2. proper nouns the dictionary does not know, written in Latin letters: capitalised words
    mid-sentence in Latin-script text (``I played Hollow Knight`` -> ``Hollow Knight``), and
    any Latin word inside Korean, Japanese or Chinese text (``hades 했어`` -> ``hades``),
-   where Latin letters almost always spell a name. The character's and viewer's names and
-   chat filler (``lol``, ``www``, ``OMG``) are skipped.
+   where Latin letters almost always spell a name. The character's and viewer's names,
+   grammar, common words and interjections (``lol``, ``www``, ``Ehehe``, ``makes``; see
+   :mod:`omoide.character.topic_filler`) are skipped.
 
 Within one text, dictionary topics come in order of appearance, then implied categories,
-then proper nouns; the viewer's message comes before the reply.
+then proper nouns. An exchange's topics are the viewer's message's; the character's reply
+may only add dictionary topics that share a topic or category with the viewer's message
+(``I played a game`` / ``Was it Minecraft?`` adds ``Minecraft``), never free words. When the
+viewer's message is empty (an imported reply on its own), the reply's dictionary topics
+stand. A turn's topics never come from earlier turns: :meth:`TopicTracker.update` keeps
+those on the character's state, for the prompt only.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from typing import Final
 
 from omoide.character.profile import CharacterProfile
 from omoide.character.state import MAX_RECENT_TOPICS, MAX_TOPIC_CHARS, CharacterState
+from omoide.character.topic_filler import FILLER_WORDS as FILLER_WORDS
+from omoide.character.topic_filler import is_filler_word
 from omoide.character.topic_vocabulary import DEFAULT_VOCABULARY, TopicEntry
 from omoide.errors import InvalidInput
 
@@ -44,20 +52,6 @@ _TOKEN = re.compile(f"[{_LATIN_LETTER}][{_LATIN_LETTER}0-9'’\\-]*|[0-9]+")
 _URL_OR_MENTION = re.compile(r"(?:https?://|www\.)\S+|@\S+", re.IGNORECASE)
 _SENTENCE_END = ".!?。！？…\n"
 _OPENING_MARKS = " \t\"'“‘(「『["
-
-_FILLER_TEXT = """
-    i i'm i've i'll i'd im ok okay oh yes yeah yep no nope hi hello hey yo lol lmao lmfao
-    rofl omg wtf gg ggwp www ww xd haha hahaha hehe thanks thank thx ty please pls plz
-    sorry wow mr mrs ms dr emotion brb afk irl idk imo tbh btw asap np ur u ya ah uh um
-    hmm the a an and but so my you we they he she it this that what why how when where
-    who today tomorrow yesterday tonight nice good great cool sure well also just really
-    very maybe let's lets can do did is are was were have has had will would should could
-    not don't didn't if then now here there all any some one two me your our his her
-    monday tuesday wednesday thursday friday saturday sunday january february march april
-    may june july august september october november december
-"""
-FILLER_WORDS: Final = frozenset(_FILLER_TEXT.split())
-"""Latin words that are chat filler or grammar, never a topic on their own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +148,13 @@ class TopicTracker:
     def extract(
         self, user_message: str, reply: str = "", *, viewer_name: str | None = None
     ) -> tuple[str, ...]:
-        """Topics of one exchange, deduplicated, the viewer's message first."""
+        """Topics of one exchange, deduplicated: the viewer's message's, then the reply's
+        dictionary topics that share a topic or category with them."""
         ignored = self._ignored | _name_tokens([viewer_name] if viewer_name else [])
-        found = [*self._topics_of(user_message, ignored), *self._topics_of(reply, ignored)]
-        return _deduplicate(found, limit=MAX_RECENT_TOPICS)
+        own = self._topics_of(user_message, ignored)
+        return _deduplicate(
+            [*own, *self._reply_topics(reply, own, user_message)], limit=MAX_RECENT_TOPICS
+        )
 
     def update(
         self,
@@ -172,8 +169,27 @@ class TopicTracker:
         topics = _deduplicate([*fresh, *state.recent_topics], limit=self._keep)
         return replace(state, recent_topics=topics)
 
+    def _reply_topics(self, reply: str, own: Sequence[str], user_message: str) -> list[str]:
+        """The reply's dictionary topics the viewer's message shares (all of them when the
+        viewer said nothing); never the reply's free words."""
+        if not reply.strip():
+            return []
+        matches, _ = self._dictionary_matches(_without_links(reply))
+        if not user_message.strip():
+            return [
+                *(found.entry.topic for found in matches),
+                *(found.entry.category for found in matches if found.entry.category),
+            ]
+        said = {topic.casefold() for topic in own}
+        return [
+            found.entry.topic
+            for found in matches
+            if found.entry.topic.casefold() in said
+            or (found.entry.category or "").casefold() in said
+        ]
+
     def _topics_of(self, text: str, ignored: frozenset[str]) -> list[str]:
-        text = _URL_OR_MENTION.sub(lambda match: " " * len(match.group()), text)
+        text = _without_links(text)
         matches, covered = self._dictionary_matches(text)
         topics = [found.entry.topic for found in matches]
         topics += [found.entry.category for found in matches if found.entry.category]
@@ -191,6 +207,10 @@ class TopicTracker:
                 covered += spans
         matches.sort(key=lambda found: found.position)
         return matches, covered
+
+
+def _without_links(text: str) -> str:
+    return _URL_OR_MENTION.sub(lambda match: " " * len(match.group()), text)
 
 
 def _deduplicate(topics: Iterable[str], *, limit: int) -> tuple[str, ...]:
@@ -223,7 +243,7 @@ def _proper_nouns(
             continue
         is_candidate = (
             len(token) >= 2
-            and token.casefold() not in FILLER_WORDS
+            and not is_filler_word(token)
             and token.casefold() not in ignored
             and not any(start < match.end() and match.start() < end for start, end in covered)
             and (in_cjk_text or token[0].isupper())

@@ -28,7 +28,7 @@ from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
 from omoide.memory.queue import TurnQueue
 from omoide.memory.recall import Recollection
-from omoide.memory.turns import TurnInput, TurnState, check_message
+from omoide.memory.turns import MAX_TOPICS, TurnInput, TurnState, check_message
 from omoide.metrics import Metrics
 
 logger = logging.getLogger(__name__)
@@ -191,12 +191,13 @@ class Conversation:
             prepared.state, detected_emotion=emotion, user_message=request.message, now=prepared.now
         )
         tracker = TopicTracker.for_profile(prepared.character.profile)
+        topics = tracker.extract(request.message, reply, viewer_name=request.user_name)
         state = tracker.update(
             state, user_message=request.message, reply=reply, viewer_name=request.user_name
         )
         await self._states.save(request.scope, state)
         self._history.append(request.scope, request.session_id, request.message, reply)
-        turn_id = await self._enqueue(request, reply, state, prepared.now)
+        turn_id = await self._enqueue(request, reply, state, topics, prepared.now)
         rendered = prepared.recollection.rendered if prepared.recollection else None
         fact_ids = rendered.fact_ids if rendered else ()
         episode_ids = rendered.episode_ids if rendered else ()
@@ -210,15 +211,24 @@ class Conversation:
         )
 
     async def _enqueue(
-        self, request: ChatRequest, reply: str, state: CharacterState, now: datetime
+        self,
+        request: ChatRequest,
+        reply: str,
+        state: CharacterState,
+        topics: tuple[str, ...],
+        now: datetime,
     ) -> str | None:
+        """Queue the exchange with this turn's own topics (never the session's recent ones).
+
+        The turn's emotion is the viewer's, read from their message by the write path; the
+        character's own mood after replying is kept in the metadata only."""
         turn = TurnInput(
             scope=request.scope,
             user_message=request.message,
             bot_message=reply,
-            state=TurnState(state.emotion, state.emotion_intensity, state.recent_topics[:8]),
+            state=TurnState("neutral", 0.0, topics[:MAX_TOPICS]),
             timestamp=now,
-            metadata={"session_id": request.session_id},
+            metadata={"session_id": request.session_id, "character_emotion": state.emotion},
             user_name=request.user_name,
         )
         (accepted,) = await self._queue.put([turn])

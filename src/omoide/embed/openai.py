@@ -36,7 +36,15 @@ def _embeddings_in_index_order(answer: object, count: int, source: str) -> objec
     return [by_index[index] for index in range(count)]
 
 
-OPENAI_WIRE = WireFormat(name="openai", payload=_payload, embeddings=_embeddings_in_index_order)
+OPENAI_MAX_INPUT_CHARS = 5000
+"""OpenAI's models refuse an input over 8,192 tokens; 5,000 characters stay under it even
+in Chinese or Japanese (up to ~1.5 tokens a character)."""
+OPENAI_WIRE = WireFormat(
+    name="openai",
+    payload=_payload,
+    embeddings=_embeddings_in_index_order,
+    max_input_chars=OPENAI_MAX_INPUT_CHARS,
+)
 
 
 class OpenAIEmbedder(HttpEmbedder):

@@ -35,6 +35,11 @@ DEFAULT_MIN_TEXTS = 48
 """Calls with fewer texts are embedded in this process (the write path's fact texts come
 in calls of at most 32, and keep running here while the worker embeds episodes)."""
 
+DEFAULT_MIN_CHARS = 8000
+"""Calls whose texts hold this many characters go to the worker however few they are: a
+pasted text of 100,000 characters is seconds of USE's pure-Python tokenizer, which must
+not hold this process's interpreter lock while replies are being built."""
+
 _STOP_SECONDS = 5.0
 
 
@@ -112,8 +117,9 @@ class _Worker:
 class WorkerProcessEmbedder:
     """An :class:`~omoide.embed.base.Embedder` that sends large document batches to a worker.
 
-    ``inner`` embeds queries and small batches here; ``factory`` builds the same model in
-    the worker and must be picklable (a class or a ``functools.partial`` of one).
+    ``inner`` embeds queries and small batches here (fewer than ``min_texts`` texts and
+    ``min_chars`` characters); ``factory`` builds the same model in the worker and must be
+    picklable (a class or a ``functools.partial`` of one).
     Close with :meth:`aclose`, which stops the worker.
     """
 
@@ -123,9 +129,13 @@ class WorkerProcessEmbedder:
         factory: Callable[[], Embedder],
         *,
         min_texts: int = DEFAULT_MIN_TEXTS,
+        min_chars: int = DEFAULT_MIN_CHARS,
     ) -> None:
         if min_texts < 1:
             raise ConfigError(f"min_texts must be at least 1 (got {min_texts})")
+        if min_chars < 1:
+            raise ConfigError(f"min_chars must be at least 1 (got {min_chars})")
+        self._min_chars = min_chars
         self._inner = inner
         self._factory = factory
         self._min_texts = min_texts
@@ -156,7 +166,8 @@ class WorkerProcessEmbedder:
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
         checked = check_texts(texts)
-        if len(checked) < self._min_texts:
+        small = len(checked) < self._min_texts
+        if small and sum(len(text) for text in checked) < self._min_chars:
             return await self._inner.embed_documents(checked)
         matrix = await anyio.to_thread.run_sync(self._embed_in_worker, list(checked))
         return self._checked(matrix, rows=len(checked))

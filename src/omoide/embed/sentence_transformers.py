@@ -8,6 +8,11 @@ Asymmetric models take prefixes: ``query_prefix`` and ``document_prefix`` are pr
 to queries and documents (e.g. ``"query: "`` / ``"passage: "`` for e5). Empty strings
 are embedded as-is (the prefix alone). Dimensions are given to the constructor or read
 from the model by ``await SentenceTransformerEmbedder.load(...)``, which loads it.
+
+The model truncates at its ``max_seq_length`` tokens, so documents longer than
+``max_input_chars`` characters are embedded in chunks (:mod:`omoide.embed.chunking`);
+``load`` sets it to ``max_seq_length`` (a character is at most about one token in the
+multilingual tokenizers) unless it is given. The constructor's default (None) chunks nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 
 from omoide.domain import Matrix, Vector
 from omoide.embed.batching import check_batch_size, embed_in_batches
+from omoide.embed.chunking import check_max_chars, embed_chunked
 from omoide.embed.local import LazyModel
 from omoide.embed.vectors import check_text, check_texts, unit_rows
 from omoide.errors import BackendError, ConfigError
@@ -44,6 +50,7 @@ class SentenceTransformerEmbedder:
         document_prefix: str = "",
         device: str | None = None,
         batch_size: int = 64,
+        max_input_chars: int | None = None,
     ) -> None:
         require_sentence_transformers()
         if not isinstance(model, str) or not model.strip():
@@ -56,6 +63,7 @@ class SentenceTransformerEmbedder:
         self._document_prefix = document_prefix
         self._device = device
         self._batch_size = check_batch_size(batch_size, owner=_OWNER)
+        self._max_chars = check_max_chars(max_input_chars, owner=_OWNER)
         self._model: LazyModel[Any] = LazyModel(self._load, description=self.model_name)
 
     @classmethod
@@ -67,6 +75,7 @@ class SentenceTransformerEmbedder:
         document_prefix: str = "",
         device: str | None = None,
         batch_size: int = 64,
+        max_input_chars: int | None = None,
     ) -> SentenceTransformerEmbedder:
         """Load the model now (off the event loop) and read its dimensions from it."""
         probe = cls(
@@ -79,6 +88,8 @@ class SentenceTransformerEmbedder:
         )
         dimensions = await probe._model.run(_model_dimensions)
         probe._dimensions = dimensions
+        window = await probe._model.run(_max_sequence_length)
+        probe._max_chars = check_max_chars(max_input_chars or window, owner=_OWNER)
         return probe
 
     @property
@@ -90,7 +101,15 @@ class SentenceTransformerEmbedder:
         return self._dimensions
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        prefixed = [self._document_prefix + text for text in check_texts(texts)]
+        return await embed_chunked(
+            self._embed_all,
+            check_texts(texts),
+            max_chars=self._max_chars,
+            dimensions=self.dimensions,
+        )
+
+    async def _embed_all(self, texts: list[str]) -> Matrix:
+        prefixed = [self._document_prefix + text for text in texts]
         return await embed_in_batches(
             self._embed_batch, prefixed, batch_size=self._batch_size, dimensions=self._dimensions
         )
@@ -117,6 +136,14 @@ class SentenceTransformerEmbedder:
             show_progress_bar=False,
         )
         return unit_rows(raw, rows=len(batch), dimensions=self._dimensions, source=self.model_name)
+
+
+def _max_sequence_length(model: Any) -> int | None:
+    """The tokens the model reads before it truncates; None when it does not say."""
+    length = getattr(model, "max_seq_length", None)
+    return (
+        length if isinstance(length, int) and not isinstance(length, bool) and length > 0 else None
+    )
 
 
 def _model_dimensions(model: Any) -> int:

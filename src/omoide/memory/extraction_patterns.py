@@ -1,14 +1,16 @@
 """Pattern tables for rule-based fact extraction in Korean, Japanese, Chinese and English.
 
 Each :class:`FactRule` is matched against one clause of the viewer's message (NFKC form,
-case kept) and captures the viewer's own words in a group named ``obj``; pet rules may
-also capture ``name``, habit rules ``freq``. The rule's ``script`` chooses how the
-captured words are cleaned (particles, adverbs and the speaker's own pronoun trimmed).
+case kept) and names a fact kind (see ``memory.fact_text``). It captures the fact's key
+words in a group named ``obj`` (the object, place, job, relation or plan) and may capture
+a ``name`` (a pet's or a person's). The rule's ``script`` chooses how captured words are
+cleaned; they become the fact's terms, while the fact's text is the viewer's clause.
 
-Rules only fire for statements about the speaker: English rules need "I"/"my"; Chinese
-rules are anchored to a clause that starts with 我 (or nothing) and adverbs; Korean and
-Japanese, which drop the subject, skip clauses whose subject is someone else
-(see ``OTHER_PERSON``). Negated likes are dislikes, matched by their own rules.
+Rules only fire for statements about the speaker: English rules need "I"/"my"/"me";
+Chinese rules are anchored to a clause that starts with 我 (or nothing) and adverbs;
+Korean and Japanese, which drop the subject, skip clauses whose subject is someone else
+(see ``OTHER_PERSON``) unless the rule is about the viewer's relation to that someone
+(``others_ok``: "엄마가 걱정돼요" is the viewer's worry).
 """
 
 from __future__ import annotations
@@ -17,105 +19,53 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from omoide.memory.fact_text import RELATIONS, Relation
+from omoide.memory.extraction_vocab import (
+    EN_ADVERBS,
+    EN_JOBS,
+    EN_PETS,
+    EN_PLANS,
+    EN_RELATIVES,
+    JA_ADVERBS,
+    JA_JOBS,
+    JA_PETS,
+    JA_PLANS,
+    JA_RELATIVES,
+    JA_SELF,
+    KO_JOBS,
+    KO_PETS,
+    KO_PLANS,
+    KO_RELATIVES,
+    KO_SELF,
+    ZH_ADVERBS,
+    ZH_CONJUNCTIONS,
+    ZH_JOBS,
+    ZH_PETS,
+    ZH_PLANS,
+    ZH_RELATIVES,
+)
 
 Script = Literal["en", "ko", "ja", "zh"]
 
 
 @dataclass(frozen=True, slots=True)
 class FactRule:
-    relation: Relation | None
-    """``None`` for habit rules: the relation follows the captured frequency."""
+    kind: str
+    """A key of ``memory.fact_text.KINDS``."""
     script: Script
     pattern: re.Pattern[str]
+    others_ok: bool = False
+    """Korean/Japanese: fires even when the clause's subject is someone else."""
 
-
-def _words(text: str) -> str:
-    return "|".join(sorted(text.split(), key=len, reverse=True))
-
-
-# --- vocabularies -------------------------------------------------------------------
-
-EN_ADVERBS = _words(
-    "really just absolutely totally also actually truly genuinely do seriously honestly "
-    "literally still kinda lowkey super so especially definitely always"
-)
-KO_SELF = _words("나 나는 난 저 저는 전 내가 제가 나도 저도 나두 저두")
-KO_ADVERBS = _words(
-    "엄청 정말 진짜 너무 완전 제일 가장 젤 되게 많이 진심 정말로 매우 아주 꽤 특히 요즘 사실 "
-    "원래 좀 살짝 은근 은근히 지금 현재 요새 진짜로 완전히 대박 겁나 존나 무척 참 여전히 "
-    "별로 그다지"
-)
-KO_STRONG = _words(
-    "엄청 정말 진짜 너무 완전 제일 가장 젤 되게 진심 정말로 매우 아주 대박 겁나 무척"
-)
-JA_SELF = _words("私 わたし あたし 僕 ぼく 俺 おれ うち 自分 わい")
-JA_ADVERBS = _words(
-    "本当に ほんとに ほんと めっちゃ めちゃくちゃ めちゃ すごく すっごく とても 超 マジで まじで "
-    "実は 特に 昔から 最近 やっぱり やっぱ 一番 かなり 結構 けっこう 普通に ずっと "
-    "今 いま 今は 現在"
-)
-JA_STRONG = _words(
-    "本当に ほんとに めっちゃ めちゃくちゃ すごく すっごく とても 超 マジで まじで 一番 かなり"
-)
-ZH_ADVERBS = _words(
-    "也 还 都 就 真的 很 超 超级 最 特别 非常 比较 挺 更 一直 蛮 好 真 太 确实 其实 从小就 一向 "
-    "向来 现在 目前 特 老 贼"
-)
-ZH_CONJUNCTIONS = _words("因为 所以 但是 不过 而且 其实 反正 然后 说实话 老实说 可是 但")
-ZH_STRONG = r"最(?=喜欢|爱|讨厌|不喜欢)|超级|超爱|特别|非常|真的|贼|热爱"
-EN_STRONG = r"really|absolutely|totally|truly|genuinely|seriously|so much|love|adore|favou?rite"
-
-EN_PETS = _words(
-    "cat cats kitten kittens dog dogs puppy puppies hamster hamsters rabbit rabbits bunny "
-    "bunnies parrot parrots bird birds fish goldfish turtle turtles tortoise snake snakes "
-    "lizard lizards ferret ferrets hedgehog hedgehogs gecko geckos budgie budgies pet pets"
-)
-KO_PETS = _words(
-    "고양이 강아지 개 햄스터 토끼 앵무새 새 물고기 금붕어 거북이 고슴도치 뱀 도마뱀 반려견 반려묘 "
-    "반려동물 냥이 댕댕이 페럿"
-)
-JA_PETS = _words(
-    "猫 ねこ ネコ 子猫 犬 いぬ イヌ 子犬 ハムスター うさぎ ウサギ 兎 インコ オウム 鳥 金魚 魚 "
-    "亀 カメ "
-    "ハリネズミ フェレット 蛇 ヘビ トカゲ ペット"
-)
-ZH_PETS = _words("猫 猫咪 小猫 狗 小狗 狗狗 仓鼠 兔子 鹦鹉 鸟 金鱼 鱼 乌龟 刺猬 蛇 蜥蜴 宠物")
-
-EN_JOBS = _words(
-    "teacher student nurse doctor engineer developer programmer designer artist writer "
-    "author chef cook cashier barista waiter waitress driver lawyer accountant pharmacist "
-    "dentist firefighter officer soldier farmer streamer vtuber youtuber creator "
-    "illustrator animator musician singer dancer actor actress photographer editor "
-    "journalist reporter translator interpreter researcher scientist professor lecturer "
-    "tutor manager consultant analyst clerk salesperson mechanic electrician plumber "
-    "carpenter pilot vet veterinarian therapist counselor counsellor secretary "
-    "receptionist freelancer worker servant intern housewife homemaker retiree "
-    "librarian paramedic surgeon cop"
-)
-KO_JOBS = _words(
-    "회사원 직장인 공무원 학생 대학생 고등학생 중학생 대학원생 취준생 간호사 의사 교사 선생님 약사 "
-    "기자 작가 화가 주부 백수 프리랜서 디자이너 엔지니어 프로그래머 개발자 유튜버 스트리머 "
-    "크리에이터 일러스트레이터 마케터 군인 경찰 경찰관 소방관 요리사 변호사 회계사 미용사 연구원 "
-    "알바생 은행원 승무원 성우 가수 배우 교수"
-)
-JA_JOBS = _words(
-    "会社員 社会人 公務員 学生 大学生 高校生 中学生 大学院生 就活生 看護師 医者 医師 教師 先生 "
-    "薬剤師 記者 作家 漫画家 画家 主婦 主夫 無職 ニート フリーター フリーランス 自営業 デザイナー "
-    "エンジニア プログラマー イラストレーター 声優 歌手 配信者 VTuber YouTuber バイト アルバイト "
-    "店員 美容師 保育士 弁護士 研究者 警察官 消防士 料理人 教授 看護学生"
-)
-ZH_JOBS = _words(
-    "学生 大学生 高中生 初中生 研究生 程序员 老师 教师 医生 护士 工程师 设计师 会计 律师 厨师 司机 "
-    "公务员 上班族 自由职业者 主播 画师 作家 警察 军人 销售 店员 服务员 打工人 社畜 博士生 教授"
-)
 
 ZH_PREFIX = rf"^\s*(?:(?:{ZH_CONJUNCTIONS})\s*)*(?:我|本人)?\s*(?:(?:{ZH_ADVERBS})\s*)*"
 ZH_I_PREFIX = rf"^\s*(?:(?:{ZH_CONJUNCTIONS})\s*)*(?:我|本人)\s*(?:(?:{ZH_ADVERBS})\s*)*"
 _KO_COPULA = (
     r"(?:이에요|예요|에요|이야|야|입니다|이고|이다|임|이요|요|라고\s*해요?|이라고\s*해요?)?"
 )
-_JA_COPULA = r"(?:です(?:よ|ね)?|だよ?|って言います|っていいます|と言います|といいます|と申します)?"
+_JA_COPULA = (
+    r"(?:です(?:よ|ね)?|だよ?|なんだ|なんです|って言います|っていいます|と言います"
+    r"|といいます|と申します)?"
+)
 _KO_NUM = r"(?:\d{1,2}|[일이삼사오육칠팔구십]{1,3})"
 _ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})"
 _EN_MONTHS = (
@@ -128,95 +78,153 @@ _EN_DATE = (
 )
 _I = r"\bI"
 _I_AM = r"\bI(?:'m|\s+am|m)"
+_I_HAVE = r"\bI(?:'ve|\s+have)"
 _EN_ADV = rf"(?:(?:{EN_ADVERBS})\s+)*"
+_EN_LATELY = r"(?:lately|recently|these\s+days|right\s+now|nowadays|at\s+the\s+moment)"
 
 OTHER_PERSON = re.compile(
-    r"(?:^|\s)(?:동생|엄마|아빠|어머니|아버지|친구|형|누나|언니|오빠|남친|여친|남자친구"
-    r"|여자친구|남편|아내|와이프|아들|딸|걔|쟤|그녀|할머니|할아버지|선생님|사장님|너|당신|니|네)"
-    r"(?:이|가|은|는|도|께서)(?=\s|$)|(?:^|\s)(?:너|넌|걔|쟤)(?=\s|$)"
+    r"(?:^|\s)(?:동생|여동생|남동생|엄마|아빠|어머니|아버지|친구|형|누나|언니|오빠|남친|여친"
+    r"|남자친구|여자친구|남편|아내|와이프|아들|딸|걔|쟤|그녀|그|할머니|할아버지|선생님|사장님"
+    r"|너|당신|니|네)(?:이|가|은|는|도|께서)(?=\s|$)|(?:^|\s)(?:너|넌|걔|쟤)(?=\s|$)"
     r"|(?:弟|妹|兄|姉|母|父|ママ|パパ|友達|友だち|彼氏|彼女|彼|夫|妻|旦那|嫁|息子|娘|先生"
     r"|あなた|君|きみ|お前|おまえ)(?:さん|ちゃん|くん)?(?:は|が|も)"
 )
 """A Korean or Japanese clause whose subject is someone other than the speaker."""
 
 
-def _rule(key: str | None, script: Script, pattern: str) -> FactRule:
-    relation = RELATIONS[key] if key is not None else None
-    return FactRule(relation, script, re.compile(pattern, re.IGNORECASE))
+def _rule(kind: str, script: Script, pattern: str, *, others_ok: bool = False) -> FactRule:
+    return FactRule(kind, script, re.compile(pattern, re.IGNORECASE), others_ok)
 
 
 _EN_RULES = (
-    _rule("dislikes", "en", rf"{_I}\s+{_EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
+    _rule("quit", "en", rf"{_I}\s+{_EN_ADV}(?:quit|stopped\s+(?:playing|doing|watching)?|gave\s+up"
+          r"(?:\s+on)?|uninstalled|dropped)\s+(?P<obj>.+)"),
+    _rule("quit", "en", rf"{_I}\s+(?:don'?t|do\s+not)\s+(?:play|do|watch|drink|eat)\s+"
+          r"(?P<obj>.+?)\s+(?:anymore|any\s+more)\b"),
+    _rule("game_now", "en", rf"{_I}\s+(?:only|just)\s+play\s+(?P<obj>.+?)\s+(?:now|these\s+days)"),
+    _rule("game_now", "en", r"\bnow\s+I\s+(?:only\s+|just\s+)?play\s+(?P<obj>.+)"),
+    _rule("game_now", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}playing\s+(?P<obj>.+?)"
+          rf"\s+{_EN_LATELY}"),
+    _rule("limit", "en", rf"{_I}\s+{_EN_ADV}(?:can'?t|cannot|can\s+not|don'?t|do\s+not|never)\s+"
+          r"(?:eat|drink|have)\s+(?P<obj>.+)"),
+    _rule("dislike", "en", rf"{_I}\s+{_EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
           rf"{_EN_ADV}(?:liked?|enjoy(?:ed)?|loved?|care\s+for)|hate|dislike|detest|loathe"
           rf"|can'?t\s+stand|cannot\s+stand)\s+(?P<obj>.+)"),
-    _rule("dislikes", "en", rf"{_I_AM}\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|{_EN_ADV}into)"
+    _rule("dislike", "en", rf"{_I_AM}\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|{_EN_ADV}into)"
           r"\s+(?P<obj>.+)"),
-    _rule("likes", "en", rf"{_I}\s+{_EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
-    _rule("likes", "en", rf"{_I_AM}\s+{_EN_ADV}(?:an?\s+(?:big\s+|huge\s+)?fan\s+of|into"
-          r"|obsessed\s+with|crazy\s+about|hooked\s+on)\s+(?P<obj>.+)"),
-    _rule("likes", "en", rf"{_I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
+    _rule("hooked", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been|{_I}\s+got)\s+{_EN_ADV}(?:really\s+)?"
+          r"(?:into|obsessed\s+with|hooked\s+on|addicted\s+to|crazy\s+about)\s+(?P<obj>.+)"),
+    _rule("like", "en", rf"{_I}\s+{_EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
+    _rule("like", "en", rf"{_I_AM}\s+{_EN_ADV}an?\s+(?:big\s+|huge\s+)?fan\s+of\s+(?P<obj>.+)"),
+    _rule("like", "en", rf"{_I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
           r"(?P<obj>(?!(?:huge|big|massive)\b)[^,]+?)\s+fan\b(?!\s+of)"),
-    _rule("likes", "en", r"\bmy\s+(?:all[- ]time\s+|absolute\s+)?favou?rite\s+(?:[\w-]+\s+){0,3}?"
+    _rule("like", "en", r"\bmy\s+(?:all[- ]time\s+|absolute\s+)?favou?rite\s+(?:[\w-]+\s+){0,3}?"
           r"is\s+(?P<obj>.+)"),
-    _rule("likes", "en", r"^(?P<obj>.+?)\s+is\s+my\s+(?:all[- ]time\s+)?favou?rite\b"),
+    _rule("like", "en", r"^(?P<obj>.+?)\s+is\s+my\s+(?:all[- ]time\s+)?favou?rite\b"),
     _rule("hobby", "en", r"\bmy\s+(?:favou?rite\s+)?(?:hobby|hobbies|pastime)\s+(?:is|are)\s+"
           r"(?P<obj>.+)"),
     _rule("name", "en", r"\bmy\s+name(?:\s+is|'s)\s+(?P<obj>.+)"),
     _rule("name", "en", rf"{_I_AM}\s+called\s+(?P<obj>.+)"),
     _rule("age", "en", rf"{_I_AM}\s+(?P<obj>\d{{1,3}})(?:\s+years?\s+old|\s*y/?o)\b"),
-    _rule("age", "en", r"\bmy\s+age\s+is\s+(?P<obj>\d{1,3})\b"),
-    _rule("nickname", "en", r"\bcall\s+me\s+(?!back|later|tomorrow|tonight|when|if|crazy|maybe|"
-          r"sometime|now|again|anytime|at\b|on\b|after|before|please|whenever|soon)(?P<obj>.+)"),
+    _rule("age", "en", rf"{_I}\s+(?:just\s+)?turned\s+(?P<obj>\d{{1,3}})\b"),
+    _rule("nickname", "en", r"\b(?:just\s+|please\s+)?call\s+me\s+(?!back|later|tomorrow|tonight"
+          r"|when|if|crazy|maybe|sometime|now|again|anytime|at\b|on\b|after|before|please"
+          r"|whenever|soon|out|up)(?P<obj>.+)"),
     _rule("nickname", "en", rf"{_I}\s+go\s+by\s+(?P<obj>.+)"),
+    _rule("style", "en", r"\b(?P<obj>(?:talk|speak|chat)\s+(?:to\s+me\s+)?(?:casually|informally"
+          r"|normally)|(?:keep|make)\s+(?:it|your\s+(?:replies|answers))\s+short|short\s+"
+          r"(?:replies|answers)|(?:no\s+need\s+to|don'?t)\s+be\s+(?:so\s+)?formal"
+          r"|drop\s+the\s+formalities)"),
     _rule("job", "en", rf"{_I}\s+(?:currently\s+)?work\s+as\s+(?:an?\s+)?(?P<obj>.+)"),
     _rule("job", "en", r"\bmy\s+(?:job|occupation|profession)\s+is\s+(?:an?\s+)?(?P<obj>.+)"),
     _rule("job", "en", rf"{_I_AM}\s+(?:an?\s+)(?P<obj>(?:[a-z-]+\s+){{0,2}}?(?:{EN_JOBS})s?)\b"),
     _rule("workplace", "en", rf"{_I}\s+(?:currently\s+)?work\s+(?:at|for)\s+(?P<obj>.+)"),
+    _rule("school", "en", rf"{_I}\s+(?:go\s+to|attend|study\s+at|am\s+studying\s+at)\s+"
+          r"(?P<obj>.+?(?:university|college|school|uni|academy|institute)\b|[A-Z]\w*\s+(?:U"
+                r"|Uni)\b)"),
+    _rule("school", "en", rf"{_I_AM}\s+(?:a\s+)?(?:freshman|sophomore|junior|senior|student"
+          r"|(?:first|second|third|final)[- ]year)\s+(?:student\s+)?at\s+(?P<obj>.+)"),
     _rule("home", "en", rf"{_I}\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?P<obj>.+)"),
-    _rule("home", "en", rf"{_I_AM}\s+(?:currently\s+|now\s+)?living\s+in\s+(?P<obj>.+)"),
-    _rule("home", "en", rf"{_I}\s+(?:just\s+)?moved\s+to\s+(?P<obj>.+)"),
-    _rule("origin", "en", rf"{_I_AM}\s+(?:originally\s+)?from\s+(?P<obj>.+)"),
-    _rule("origin", "en", rf"{_I}\s+(?:originally\s+)?come\s+from\s+(?P<obj>.+)"),
-    _rule("pet", "en", rf"{_I}\s+(?:have|own|got|adopted)\s+(?:an?|one|two|three|four|\d+)\s+"
-          rf"(?P<obj>{EN_PETS})(?:\s+(?:named|called)\s+(?P<name>\S+(?:\s+\S+)?))?"),
-    _rule("pet", "en", rf"\bmy\s+(?P<obj>{EN_PETS})(?:'s\s+name\s+is|\s+is\s+(?:named|called))"
-          r"\s+(?P<name>\S+(?:\s+\S+)?)"),
+    _rule("home", "en", rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:living|based)\s+in\s+(?P<obj>.+)"),
+    _rule("home", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:just\s+|finally\s+|recently\s+)?moved\s+"
+          r"(?:to|into)\s+(?P<obj>.+)"),
+    _rule("hometown", "en", rf"{_I_AM}\s+(?:originally\s+)?from\s+(?P<obj>.+)"),
+    _rule("hometown", "en", rf"{_I}\s+(?:originally\s+)?come\s+from\s+(?P<obj>.+)"),
+    _rule("hometown", "en", rf"{_I}\s+grew\s+up\s+in\s+(?P<obj>.+)"),
+    _rule("pet", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:have|own|got|adopted|just\s+got)\s+(?:an?|one"
+          rf"|two|three|four|\d+)\s+(?:(?:little|old|new|baby|rescue)\s+)?(?P<obj>{EN_PETS})"
+          r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+(?:\s+\S+)?))?"),
+    _rule("pet", "en", rf"\bmy\s+(?P<obj>{EN_PETS})(?:'s\s+name\s+is|\s+is\s+(?:named|called)"
+          r"|,?\s+(?=\w+\s*,))\s*(?P<name>\S+(?:\s+\S+)?)"),
+    _rule("person", "en", rf"\bmy\s+(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+)?"
+          rf"(?P<obj>{EN_RELATIVES})(?:'s\s+name\s+is|\s+is\s+(?:named|called))\s+"
+          r"(?P<name>\S+(?:\s+\S+)?)"),
+    _rule("person", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:have|got)\s+(?:an?|one|two|three|\d+)\s+"
+          rf"(?:little\s+|big\s+|older\s+|younger\s+|twin\s+)?(?P<obj>{EN_RELATIVES})s?\b"
+          r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+))?"),
     _rule("birthday", "en", rf"\bmy\s+(?:birthday|bday|b-day)\s+is\s+(?:on\s+)?"
           rf"(?P<obj>{_EN_DATE})"),
     _rule("birthday", "en", rf"{_I}\s+was\s+born\s+on\s+(?:the\s+)?(?P<obj>{_EN_DATE})"),
     _rule("allergy", "en", rf"{_I_AM}\s+{_EN_ADV}allergic\s+to\s+(?P<obj>.+)"),
     _rule("allergy", "en", rf"{_I}\s+have\s+(?:an?\s+)?(?P<obj>.+?)\s+allergy\b"),
     _rule("allergy", "en", r"\bmy\s+(?P<obj>.+?)\s+allergy\b"),
-    _rule("become", "en", rf"{_I}\s+{_EN_ADV}(?:want|hope|plan|wanna|would\s+love|dream)\s+"
+    _rule("diet", "en", rf"{_I_AM}\s+(?:a\s+|on\s+a\s+|going\s+)?(?P<obj>vegetarian|vegan"
+          r"|pescatarian|diet|keto|gluten[- ]free|lactose\s+intolerant)\b"),
+    _rule("health", "en", rf"{_I}\s+(?:have|suffer\s+from|was\s+diagnosed\s+with)\s+(?P<obj>asthma"
+          r"|diabetes|anxiety|depression|adhd|insomnia|migraines?|a\s+cold|the\s+flu|covid"
+          r"|back\s+pain|a\s+bad\s+back|celiac(?:\s+disease)?)\b"),
+    _rule("health", "en", r"\bmy\s+(?P<obj>back|knee|knees|neck|shoulder|wrist|head|stomach)\s+"
+          r"(?:hurts|is\s+killing\s+me|has\s+been\s+hurting)"),
+    _rule("plan", "en", rf"(?:{_I}|\bwe)\b.*?\b(?P<obj>mov(?:e|ing))\s+(?:to|into)\s+(?P<name>.+)"),
+    _rule("plan", "en", rf"(?:{_I}|\bmy\b|\bwe\b|\bour\b).*?\b(?P<obj>{EN_PLANS})s?\b"),
+    _rule("situation", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}(?:so\s+|really\s+"
+          rf"|kinda\s+)?"
+          r"(?:worried|anxious|stressed(?:\s+out)?|nervous|sad|upset)\s+(?:about|for|because\s+of)"
+          r"\s+(?P<obj>.+)"),
+    _rule("situation", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}(?:so\s+|really\s+)?"
+          r"(?:tired|exhausted|drained|burn(?:ed|t)\s+out|busy|swamped)\s+(?:from|with"
+          r"|because\s+of)\s+(?P<obj>.+)"),
+    _rule("goal", "en", rf"{_I}\s+{_EN_ADV}(?:want|hope|plan|wanna|would\s+love|dream)\s+"
           r"(?:to\s+)?(?:become\s+(?:an?\s+)?|be\s+an?\s+)(?P<obj>.+)"),
-    _rule("become", "en", rf"{_I_AM}\s+(?:going|gonna|planning|trying|hoping)\s+(?:to\s+)?"
+    _rule("goal", "en", rf"{_I_AM}\s+(?:going|gonna|planning|trying|hoping)\s+(?:to\s+)?"
           r"(?:become\s+(?:an?\s+)?|be\s+an?\s+)(?P<obj>.+)"),
-    _rule("goal", "en", r"\bmy\s+(?:goal|plan|ambition)\s+is\s+(?:to\s+)?(?P<obj>.+)"),
-    _rule("dream", "en", r"\bmy\s+dream\s+is\s+(?:to\s+)?(?P<obj>.+)"),
-    _rule(None, "en", rf"{_I}\s+(?P<freq>always|usually|often|never|normally|regularly)\s+"
+    _rule("goal", "en", r"\bmy\s+(?:goal|ambition|dream)\s+is\s+(?:to\s+)?(?P<obj>.+)"),
+    _rule("habit", "en", rf"{_I}\s+(?:always|usually|often|normally|regularly|never)\s+"
           r"(?!(?:like|love|liked|loved|hate|hated|enjoy|enjoyed|adore|want|wanted)\b)(?P<obj>.+)"),
-    _rule(None, "en", rf"{_I}\s+(?P<obj>(?!(?:{EN_ADVERBS}|like|love|hate)\b).+?)\s+"
-          r"(?P<freq>every\s+(?:day|morning|night|evening|week|weekend)|daily)\b"),
-    _rule(None, "en", r"^(?P<freq>every\s+(?:day|morning|night|evening|week|weekend))\s+I\s+"
+    _rule("habit", "en", rf"{_I}\s+(?P<obj>(?!(?:{EN_ADVERBS}|like|love|hate)\b).+?)\s+"
+          r"(?:every\s+(?:single\s+)?(?:day|morning|night|evening|week|weekend)|daily|nightly)\b"),
+    _rule("habit", "en", r"^(?:every\s+(?:day|morning|night|evening|week|weekend))\s+I\s+"
           r"(?P<obj>.+)"),
 )  # fmt: skip
 
+_KO_LIKE_END = r"(?:해|함|합니|한다|했|하거|하고|하는데|하니까|하지(?!\s*(?:않|안)))"
 _KO_RULES = (
-    _rule("dislikes", "ko", r"^(?P<obj>.+?)\s*(?:싫어|싫다|싫음|싫습니다|질색"
-          r"|안\s*좋아(?:해|하|함|합)|좋아하지\s*(?:않|안))"),
-    _rule("dislikes", "ko", r"싫어하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("likes", "ko", r"^(?P<obj>.+?)\s*(?<!안)(?<!안 )좋아(?:해|함|합니|한다|했|하거|하고"
-          r"|하는데|하니까|하지(?!\s*(?:않|안)))"),
-    _rule("likes", "ko", r"^(?P<obj>.+?)\s*(?:이|가)?\s*(?:제일|가장|젤)\s*좋아(?!하는)"),
-    _rule("likes", "ko", r"좋아하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("likes", "ko", r"최애(?:는|은)?\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("likes", "ko", r"^(?P<obj>.+?)에\s*(?:완전\s*|푹\s*|요즘\s*)?빠졌"),
+    _rule("quit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:이제\s*)?(?:접었|접음|끊었|끊음"
+          r"|그만뒀|그만\s*뒀|그만했|탈덕|안\s*해요\s*이제|졸업했)"),
+    _rule("game_now", "ko", r"(?:이제|요즘은?|요새는?|지금은)\s*(?P<obj>\S+?)만\s*(?:해|하고|합니다"
+          r"|하는\s*중|플레이)"),
+    _rule("limit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:안|못)\s*(?:마셔|마시|마십|먹어|먹"
+          r"|먹습|드세)"),
+    _rule("dislike", "ko", r"^(?P<obj>.+?)\s*(?:싫어|싫다|싫음|싫습니다|질색|안\s*좋아(?:해|하|함"
+          r"|합)"
+          r"|좋아하지\s*(?:않|안))"),
+    _rule("dislike", "ko", r"싫어하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
+    _rule("hooked", "ko", r"^(?P<obj>.+?)에\s*(?:완전\s*|푹\s*|요즘\s*|진짜\s*|너무\s*)?(?:빠졌"
+          r"|빠져"
+          r"|꽂혔|중독)"),
+    _rule("like", "ko", r"^(?P<obj>.+?)\s*(?<!안)(?<!안 )좋아" + _KO_LIKE_END),
+    _rule("like", "ko", r"^(?P<obj>.+?)\s*(?:이|가)?\s*(?:제일|가장|젤)\s*좋아(?!하는)"),
+    _rule("like", "ko", r"좋아하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
+    _rule("like", "ko", r"최애(?:는|은)?\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("age", "ko", r"(?:^|\s)(?P<obj>\d{1,3})\s*살(?:이에요|이야|입니다|이고|임|이|$)"),
     _rule("hobby", "ko", r"취미(?:는|가)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("name", "ko", rf"^(?:(?:{KO_SELF})\s*)?(?:제|내|저의|나의)?\s*이름은\s*(?P<obj>.+?)"
           + _KO_COPULA + "$"),
     _rule("name", "ko", r"^(?:저는|나는|전|난)\s*(?P<obj>\S+?)(?:이)?라고\s*(?:해요|합니다|해|함)"),
     _rule("nickname", "ko", r"(?P<obj>[^\s을를]+?)(?:이)?라고\s*불러"),
+    _rule("style", "ko", r"(?P<obj>반말(?:로)?\s*(?:해|써|하셔|하세요|편하게|괜찮|해도)"
+          r"|말\s*(?:편하게"
+          r"|놓아|놔)|짧게\s*(?:말해|대답|답|얘기)|존댓말\s*(?:안|말고|하지))", others_ok=True),
     _rule("job", "ko", r"직업(?:은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("job", "ko", rf"(?:^|\s)(?P<obj>(?:\S+\s)?(?:{KO_JOBS}))(?:이에요|예요|이야|야|입니다|임"
           r"|이고|이라서|라서|인데)"),
@@ -224,120 +232,182 @@ _KO_RULES = (
           r"(?:이에요|예요|이야|입니다)"),
     _rule("job", "ko", r"(?P<obj>\S+?)(?:으로|로)\s*일(?:해|하고|합니다|하는\s*중)"),
     _rule("workplace", "ko", r"^(?P<obj>.+?)\s*에서\s*일(?:해|하고|합니다|하는\s*중)"),
-    _rule("home", "ko", r"^(?P<obj>.+?)\s*(?:에|에서)\s*(?:살아|살고|삽니다|살아요|거주)"),
-    _rule("origin", "ko", r"^(?P<obj>.+?)\s*출신"),
+    _rule("school", "ko", r"(?P<obj>\S+(?:대학교|대학|고등학교|중학교|학교|대|고))\s*(?:에\s*)?"
+          r"(?:다녀|다니고|다닙|재학|학생|다니는)"),
+    _rule("home", "ko", r"^(?P<obj>.+?)\s*(?:에|에서)\s*(?:살아|살고|삽니다|살아요|거주|자취)"),
+    _rule("home", "ko", r"^(?P<obj>.+?)(?:으로|로)\s*이사\s*(?:왔|했|온|완료)"),
+    _rule("hometown", "ko", r"^(?P<obj>.+?)\s*출신"),
+    _rule("hometown", "ko", r"고향(?:은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
     _rule("pet", "ko", rf"(?:^|(?<=[\s집]))(?P<obj>{KO_PETS})(?:를|을|도)?\s*"
           r"(?:(?:한|두|세|네|\d+)\s*마리\s*)?(?:키워|키우|키웁|길러|기르)"),
-    _rule("pet", "ko", rf"(?:우리|제|내|저희|울)\s*(?:집\s*)?(?P<obj>{KO_PETS})\s*이름(?:은|이)\s*"
-          r"(?P<name>\S+?)" + _KO_COPULA + "$"),
-    _rule("birthday", "ko", rf"생일(?:은|이)?\s*(?P<obj>{_KO_NUM}\s*월\s*{_KO_NUM}\s*일)"),
-    _rule("allergy", "ko", r"(?P<obj>\S+?)\s*(?:알레르기|알러지)(?:가|이)?\s*(?:있|$)"),
-    _rule("become", "ko", r"^(?P<obj>.+?)(?:가|이)\s*되고\s*싶"),
-    _rule("goal", "ko", r"목표(?:는|가)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("dream", "ko", r"꿈(?:은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule(None, "ko", r"(?:^|\s)(?P<freq>매일\s*아침|매일\s*밤|매일|맨날|항상|늘|자주"
-          r"|아침마다|밤마다|주말마다|매주)\s+(?P<obj>.+)"),
+    _rule("pet", "ko", rf"(?:우리|제|내|저희|울)\s*(?:집\s*)?(?P<obj>{KO_PETS})[,\s]*(?:이름(?:은"
+          rf"|이)"
+          r"\s*)?(?P<name>\S+?)(?:이)?(?:에요|예요|이야|야|입니다|라고\s*해요?|이라고\s*해요?)$",
+          others_ok=True),
+    _rule("person", "ko", rf"(?:우리|제|내|저희|울)\s*(?P<obj>{KO_RELATIVES})\s*이름(?:은|이)\s*"
+          r"(?P<name>\S+?)" + _KO_COPULA + "$", others_ok=True),
+    _rule("person", "ko", rf"(?:^|\s)(?P<obj>{KO_RELATIVES})(?:이|가)\s*(?:한\s*명|두\s*명|하나|둘"
+          r"|있)\s*(?:있)?(?:어|어요|습니다|음|는데)", others_ok=True),
+    _rule("birthday", "ko", rf"^(?:제|내|저의|나의)?\s*생일(?:은|이)?\s*"
+          rf"(?P<obj>{_KO_NUM}\s*월\s*{_KO_NUM}\s*일)"),
+    _rule("allergy", "ko", r"(?P<obj>\S+?)\s*(?:알레르기|알러지)(?:가|이|도)?\s*(?:있|$|라서|예요"
+          r"|에요)"),
+    _rule("diet", "ko", r"(?P<obj>채식주의자|비건|채식|다이어트|식단\s*관리)\s*(?:중|이에요|예요"
+          r"|해요"
+          r"|하고|입니다|이야|야|라서|인데|하는)"),
+    _rule("health", "ko", r"^(?P<obj>허리|무릎|목|어깨|손목|머리|배|위|이|눈)(?:가"
+          r"|이)\s*(?:계속\s*|요즘"
+          r"\s*|너무\s*)*(?:아파|아프|안\s*좋)"),
+    _rule("plan", "ko", r"(?P<name>\S+?)(?:으로|로)\s*(?P<obj>이사)"),
+    _rule("plan", "ko", rf"(?P<obj>{KO_PLANS})"),
+    _rule("situation", "ko", r"^(?P<obj>.+?)(?:가|이|이랑|때문에|땜에|문제로|일로)\s*(?:너무\s*"
+          r"|좀\s*"
+          r"|진짜\s*|많이\s*)?(?:걱정|스트레스|신경\s*쓰)", others_ok=True),
+    _rule("situation", "ko", r"^(?P<obj>.+?)\s*(?:너무|진짜|좀|많이|정말)?\s*걱정(?:돼|되"
+          r"|이에요|이야|입니다|이|스러)", others_ok=True),
+    _rule("situation", "ko", r"^(?P<obj>.+?)(?:때문에|땜에|하느라|해서|어서|아서)\s*(?:요즘\s*"
+          r"|너무\s*"
+          r"|진짜\s*|완전\s*|좀\s*)*(?:피곤|힘들|지쳐|지쳤|죽겠|바빠|바쁘|우울)"),
+    _rule("goal", "ko", r"^(?P<obj>.+?)(?:가|이)\s*되고\s*싶"),
+    _rule("goal", "ko", r"(?:목표|꿈)(?:는|가|은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
+    _rule("habit", "ko", r"(?:^|\s)(?:매일\s*아침|매일\s*밤|매일|맨날|항상|늘|자주|아침마다|밤마다"
+          r"|주말마다|매주|퇴근하고|퇴근\s*후에?)\s+(?P<obj>.+)"),
 )  # fmt: skip
 
+_JA_NOT_LIKE = r"(?!じゃ|では|くな|になれ|な[^んの]|やき|ま)"
 _JA_RULES = (
-    _rule("dislikes", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
+    _rule("quit", "ja", r"^(?P<obj>.+?)(?:は|を|も)?(?:もう)?(?:やめた|辞めた|やめました|辞めました"
+          r"|引退した|卒業した)"),
+    _rule("game_now", "ja", r"(?:今は|最近は)(?P<obj>[^はがもを\s]+?)(?:だけ|しか)(?:やって|して"
+          r"|プレイ)"),
+    _rule("limit", "ja", r"^(?P<obj>.+?)(?:は|が|を|も)?(?:飲めない|飲めません|食べられない"
+          r"|食べれない|食べられません|飲まない|飲みません|ダメなんです|だめなんです)"),
+    _rule("dislike", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
           r"(?:大嫌い|(?<!大)嫌い|だいきらい|(?<!だい)きらい|苦手|(?:好き|すき)(?:じゃ|では|くない"
           r"|になれない))"),
-    _rule("likes", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
-          r"(?:大好き|(?<!大)好き|だいすき|(?<!だい)すき)"
-          r"(?!じゃ|では|くな|になれ|な[^んの]|やき|ま)"),
-    _rule("likes", "ja", rf"^(?P<obj>.+?)に(?:{JA_ADVERBS})*(?:ハマ|はま)って"),
-    _rule("likes", "ja", r"好きな[^はがも]+?(?:は|って)(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("likes", "ja", r"推しは(?P<obj>.+?)" + _JA_COPULA + "$"),
+    _rule("hooked", "ja", rf"^(?P<obj>.+?)に(?:{JA_ADVERBS})*(?:ハマ|はま)って"),
+    _rule("game_now", "ja", r"(?:最近|今)(?P<obj>[^はがもを、\s]+?)(?:を|ばっかり|ばかり)?"
+          r"(?:やってる|やってます|プレイしてる|プレイしてます)"),
+    _rule("like", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
+          r"(?:大好き|(?<!大)好き|だいすき|(?<!だい)すき)" + _JA_NOT_LIKE),
+    _rule("like", "ja", r"好きな[^はがも]+?(?:は|って)(?P<obj>.+?)" + _JA_COPULA + "$"),
+    _rule("like", "ja", r"推しは(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("age", "ja", r"(?:^|は)(?P<obj>\d{1,3})\s*(?:歳|才)"
           r"(?:です|だ|だよ|になりました|になった|$)"),
     _rule("hobby", "ja", r"趣味は(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("name", "ja", rf"^(?:(?:{JA_SELF})の)?名前は(?P<obj>.+?)" + _JA_COPULA + "$"),
     _rule("name", "ja", rf"^(?:(?:{JA_SELF})は)?(?P<obj>[^はがも]+?)(?:と申します|って言います"
           r"|っていいます|と言います|といいます)"),
-    _rule("nickname", "ja", r"(?P<obj>[^はをがも\s]+?)(?:って|と)呼んで"),
+    _rule("nickname", "ja", r"(?:.*(?:のことは|のことを)|^)(?P<obj>[^\s、]+?)(?:って|と)呼んで"),
+    _rule("style", "ja", r"(?P<obj>タメ口|タメで|ため口|敬語(?:は|じゃなくて|なしで|やめて|いらない"
+          r"|使わなくて)|短く(?:答え|返して|話して|して))", others_ok=True),
     _rule("job", "ja", r"仕事は(?P<obj>.+?)"
           r"(?:をしています|をしてます|してます|しています|です|だよ|だ)?$"),
     _rule("job", "ja", r"(?P<obj>[^はがもを\s]+?)として働いて"),
     _rule("job", "ja", rf"(?:^|は)(?P<obj>{JA_JOBS})(?:です|だ|をしています|をしてます|やってます"
-          r"|をやっています|なんです|なので)"),
+          r"|をやっています|なんです|なので|してます)"),
     _rule("job", "ja", rf"^(?:{JA_SELF})は(?P<obj>[一-龯]{{1,4}}(?:員|師|士))(?:です|だ)"),
     _rule("workplace", "ja", r"(?P<obj>[^はがもを\s]+?)で働いて"),
+    _rule("school", "ja", r"(?P<obj>[^はがもを\s]+?(?:大学|高校|中学|専門学校|学校))(?:に通って"
+          r"|の学生|生です|に在学|の(?:\d|一|二|三|四)年)"),
     _rule("home", "ja", rf"(?P<obj>[^はがもで\s]+?)に(?:{JA_ADVERBS})*住んで"),
     _rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)在住"),
-    _rule("origin", "ja", r"(?P<obj>[^はがもで\s]+?)出身"),
+    _rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)に引っ(?:越し|こし)(?:た|ました|てきた)"),
+    _rule("hometown", "ja", r"(?P<obj>[^はがもで\s]+?)出身"),
     _rule("pet", "ja", rf"(?P<obj>{JA_PETS})を?(?:(?:\d+|一|二|三|四)(?:匹|頭|羽))?を?飼って"),
     _rule("pet", "ja", rf"(?P<obj>{JA_PETS})の(?P<name>[^をはがも]+?)を飼って"),
+    _rule("pet", "ja", rf"(?P<obj>{JA_PETS})(?:は|の名前は)?[、,\s]*(?P<name>[^、,\sはがも]+?)"
+          r"(?:って|という|と言う)(?:名前|子)", others_ok=True),
     _rule("pet", "ja", rf"(?P<obj>{JA_PETS})の名前は(?P<name>.+?)" + _JA_COPULA + "$"),
-    _rule("birthday", "ja", r"誕生日は(?P<obj>\d{1,2}\s*月\s*\d{1,2}\s*日)"),
+    _rule("person", "ja", rf"(?:うちの|私の|僕の|俺の)?(?P<obj>{JA_RELATIVES})(?:の名前)?は"
+          r"(?P<name>[^はがも\s]+?)(?:って|と|という)(?:名前|言い|いい)", others_ok=True),
+    _rule("person", "ja", rf"(?P<obj>{JA_RELATIVES})が(?:一人|二人|ひとり|ふたり|\d人)?"
+          r"(?:いる|います|いて)", others_ok=True),
+    _rule("birthday", "ja", r"^(?:(?:私|僕|俺)の)?誕生日は(?P<obj>\d{1,2}\s*月\s*\d{1,2}\s*日)"),
     _rule("allergy", "ja", r"(?P<obj>[^はがもの\s]+?)アレルギー(?!は(?:な|無)|じゃ|では)"),
-    _rule("become", "ja", r"(?P<obj>[^はがもに]+?)になりたい"),
-    _rule("goal", "ja", r"目標は(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("dream", "ja", r"夢は(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule(None, "ja", r"(?P<freq>毎日|毎朝|毎晩|いつも|毎週)(?:は)?(?P<obj>.+)"),
+    _rule("diet", "ja", r"(?P<obj>ベジタリアン|ヴィーガン|ビーガン|ダイエット|菜食)(?:中|です|だ"
+          r"|してる|しています|なので|なんです)"),
+    _rule("health", "ja", r"(?P<obj>腰|膝|首|肩|頭|お腹|胃|歯|喉)が(?:ずっと|最近)?痛(?:い|くて)"),
+    _rule("plan", "ja", r"(?P<name>[^はがもで\s]+?)に(?P<obj>引っ越し|引越し|引っ越す|引っ越)"),
+    _rule("plan", "ja", rf"(?P<obj>{JA_PLANS})"),
+    _rule("situation", "ja", r"^(?P<obj>.+?)(?:が|のことが|の事が|で)(?:すごく|めっちゃ|ちょっと)?"
+          r"(?:心配|不安|ストレス)", others_ok=True),
+    _rule("situation", "ja", r"^(?P<obj>.+?)(?:で|のせいで|続きで|ばかりで)(?:すごく|めっちゃ|毎日"
+          r"|もう)?(?:疲れ|しんど|つら|辛|クタクタ|ヘトヘト)"),
+    _rule("goal", "ja", r"(?P<obj>[^はがもに]+?)になりたい"),
+    _rule("goal", "ja", r"(?:目標|夢)は(?P<obj>.+?)" + _JA_COPULA + "$"),
+    _rule("habit", "ja", r"(?:毎日|毎朝|毎晩|いつも|毎週|仕事終わりに|寝る前に)(?:は)?(?P<obj>.+)"),
 )  # fmt: skip
 
 _ZH_RULES = (
-    _rule("dislikes", "zh", rf"{ZH_PREFIX}(?:不(?:太|怎么|是很|大)?喜欢|讨厌|不爱|受不了)(?!的)"
+    _rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?不(?:再)?(?:玩|看|喝|吃)(?P<obj>.+?)了"),
+    _rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?(?:戒了|退坑了?|弃坑了?|卸载了)(?P<obj>.+)"),
+    _rule("quit", "zh", r"^(?P<obj>.+?)(?:我)?(?:已经)?(?:戒了|退坑了|弃坑了|不玩了)"),
+    _rule("game_now", "zh", rf"{ZH_PREFIX}(?:只玩|在玩|天天玩|每天玩)(?P<obj>.+)"),
+    _rule("limit", "zh", rf"{ZH_PREFIX}(?:不能|不敢|不|从不|从来不)(?:吃|喝)(?P<obj>.+)"),
+    _rule("limit", "zh", r"^(?P<obj>.+?)(?:我)?(?:不能|不敢)(?:吃|喝)"),
+    _rule("dislike", "zh", rf"{ZH_PREFIX}(?:不(?:太|怎么|是很|大)?喜欢|讨厌|不爱|受不了)(?!的)"
           r"(?:吃|喝|玩|看|听)?(?P<obj>.+)"),
-    _rule("likes", "zh", rf"{ZH_PREFIX}(?:喜欢|最爱|热爱|超爱|爱|迷上了?)(?!的)(?:吃|喝|玩|看|听)?"
+    _rule("hooked", "zh", rf"{ZH_PREFIX}(?:迷上了?|沉迷(?:于)?|爱上了)(?P<obj>.+)"),
+    _rule("like", "zh", rf"{ZH_PREFIX}(?:喜欢|最爱|热爱|超爱|爱)(?!的)(?:吃|喝|玩|看|听)?"
           r"(?P<obj>.+)"),
-    _rule("likes", "zh", r"^(?:我)?最喜欢的\S+?是(?P<obj>.+)$"),
+    _rule("like", "zh", r"^(?:我)?最喜欢的\S+?是(?P<obj>.+)$"),
     _rule("age", "zh", rf"{ZH_I_PREFIX}(?:今年)?(?P<obj>\d{{1,3}}|[一二三四五六七八九十]{{1,3}})"
           r"(?:岁|周岁)"),
     _rule("hobby", "zh", r"我(?:的|平时的)?(?:兴趣)?爱好(?:是|就是)(?P<obj>.+)"),
     _rule("name", "zh", rf"{ZH_I_PREFIX}(?:叫|名叫)(?!我)(?P<obj>.+)"),
     _rule("name", "zh", r"我的名字(?:是|叫)(?P<obj>.+)"),
-    _rule("nickname", "zh", r"(?:^|可以)叫我(?P<obj>.+?)(?:就好|就行|就可以|吧)?$"),
+    _rule("nickname", "zh", r"(?:^|可以|就)叫我(?P<obj>.+?)(?:就好|就行|就可以|吧)?$"),
+    _rule("style", "zh", r"(?P<obj>说话随意|随便(?:点|一点)说|不用(?:那么|这么)?(?:客气|正式|敬语)"
+          r"|(?:回答|回复|说话)?(?:简短|短)(?:一)?点)"),
     _rule("job", "zh", r"我是一(?:名|位)(?P<obj>.+)"),
     _rule("job", "zh", r"我是一个(?P<obj>\S*?(?:员|师|生|家|者|工|手))$"),
     _rule("job", "zh", rf"{ZH_PREFIX}是(?P<obj>{ZH_JOBS})$"),
     _rule("job", "zh", r"我的(?:工作|职业)是(?P<obj>.+)"),
+    _rule("job", "zh", rf"{ZH_I_PREFIX}(?:做|当|干)(?P<obj>\S{{1,8}}?)(?:的)?(?:工作)?$"),
     _rule("workplace", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)(?:工作|上班)"),
+    _rule("school", "zh", rf"{ZH_I_PREFIX}在(?P<obj>\S+?(?:大学|高中|中学|学校|学院))(?:上学|读书"
+          r"|念书|读|上)"),
+    _rule("school", "zh", r"我是(?P<obj>\S+?(?:大学|高中|中学|学院))的"),
     _rule("home", "zh", rf"{ZH_I_PREFIX}住在(?P<obj>.+)"),
     _rule("home", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)住"),
-    _rule("origin", "zh", rf"{ZH_I_PREFIX}来自(?P<obj>.+)"),
-    _rule("origin", "zh", r"^\s*我是(?P<obj>[^一个\s]{2,8}?)人$"),
+    _rule("home", "zh", rf"{ZH_I_PREFIX}(?:已经|刚)?搬到(?:了)?(?P<obj>.+?)了"),
+    _rule("hometown", "zh", rf"{ZH_I_PREFIX}来自(?P<obj>.+)"),
+    _rule("hometown", "zh", r"^\s*我是(?P<obj>[^一个\s]{2,8}?)人$"),
+    _rule("hometown", "zh", r"我(?:的)?老家(?:是|在)(?P<obj>.+)"),
     _rule("pet", "zh", rf"{ZH_PREFIX}(?:家)?(?:养了|养着|养|有)(?:一|两|三|几|\d+)?(?:只|条|个|头)?"
-          rf"(?P<obj>{ZH_PETS})(?:叫(?P<name>.+))?$"),
+          rf"(?P<obj>{ZH_PETS})(?:(?:，|,)?叫(?P<name>.+?))?[啊呀哦呢吧啦嘛了]*$"),
     _rule("pet", "zh", rf"我(?:家|的)(?:的)?(?P<obj>{ZH_PETS})叫(?P<name>.+)"),
-    _rule("birthday", "zh", rf"生日(?:是)?(?P<obj>{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号])"),
+    _rule("person", "zh", rf"我(?:的|家)?(?P<obj>{ZH_RELATIVES})(?:的名字)?叫(?P<name>.+)"),
+    _rule("person", "zh", rf"我有(?:一个|个|两个|一位)?(?P<obj>{ZH_RELATIVES})"),
+    _rule("birthday", "zh", rf"(?:^|我的?)生日(?:是)?(?P<obj>{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号])"),
     _rule("allergy", "zh", r"对(?P<obj>.+?)(?<!不)过敏"),
     _rule("allergy", "zh", rf"{ZH_PREFIX}(?P<obj>[^对不\s]+?)(?<!不)过敏"),
-    _rule("become", "zh", rf"{ZH_PREFIX}(?:想|要|希望|打算|梦想)(?:成为|当|做)(?:一(?:名|个|位))?"
+    _rule("diet", "zh", rf"{ZH_PREFIX}(?:在)?(?P<obj>吃素|素食主义者|减肥|节食|戒糖)"),
+    _rule("health", "zh", rf"{ZH_PREFIX}(?:有)?(?P<obj>腰|膝盖|脖子|肩膀|头|胃|牙|嗓子)(?:一直"
+          rf"|老是)?"
+          r"(?:疼|痛|不好)"),
+    _rule("health", "zh", rf"{ZH_I_PREFIX}有(?P<obj>哮喘|糖尿病|失眠|焦虑症|抑郁症|胃病|鼻炎)"),
+    _rule("plan", "zh", r"(?P<obj>搬到|搬去)(?P<name>.+)"),
+    _rule("plan", "zh", rf"(?P<obj>{ZH_PLANS})"),
+    _rule("situation", "zh", rf"{ZH_PREFIX}(?:很|好|特别|有点)?(?:担心|放心不下|操心)(?P<obj>.+)"),
+    _rule("situation", "zh", r"^(?:最近|这几天|这阵子|一直)(?:因为)?(?P<obj>.+?)(?:所以|搞得|弄得)?"
+          r"(?:我)?(?:好|很|特别|超|太)?(?:累|疲惫|压力(?:好|很|特别)?大|焦虑)"),
+    _rule("situation", "zh", r"因为(?P<obj>.+?)(?:所以|搞得|弄得)?(?:我)?(?:好|很|特别|超|太)?"
+          r"(?:累|疲惫|压力(?:好|很|特别)?大|焦虑)"),
+    _rule("situation", "zh", r"(?P<obj>加班|工作|学习|考试|带孩子)(?:太多|好多|多)?(?:，|,)?"
+          r"(?:我)?(?:好|很|特别|超|太)?(?:累|疲惫|压力(?:好|很|特别)?大)"),
+    _rule("goal", "zh", rf"{ZH_PREFIX}(?:想|要|希望|打算|梦想)(?:成为|当|做)(?:一(?:名|个|位))?"
           r"(?P<obj>.+)"),
-    _rule("dream", "zh", r"我的梦想是(?P<obj>.+)"),
-    _rule("goal", "zh", r"我的目标是(?P<obj>.+)"),
-    _rule(None, "zh", rf"{ZH_PREFIX}(?P<freq>每天早上|每天晚上|每天|每晚|每周|总是|经常|常常"
-          r"|从不|从来不)(?:都)?(?P<obj>.+)"),
+    _rule("goal", "zh", r"我的(?:梦想|目标)是(?P<obj>.+)"),
+    _rule("habit", "zh", rf"{ZH_PREFIX}(?:每天早上|每天晚上|每天|每晚|每周|总是|经常|常常|从不"
+          r"|从来不|下班后)(?:都)?(?P<obj>.+)"),
 )  # fmt: skip
 
 RULES: tuple[FactRule, ...] = (*_EN_RULES, *_KO_RULES, *_JA_RULES, *_ZH_RULES)
-
-FREQUENCY_WORDS = {
-    "always": "always", "usually": "usually", "normally": "usually", "often": "often",
-    "regularly": "often", "never": "never", "daily": "every day", "every day": "every day",
-    "every morning": "every morning", "every night": "every night",
-    "every evening": "every night", "every week": "every week",
-    "every weekend": "every weekend",
-    "매일": "every day", "맨날": "every day", "항상": "always", "늘": "always", "자주": "often",
-    "매일 아침": "every morning", "매일아침": "every morning", "아침마다": "every morning",
-    "매일 밤": "every night", "매일밤": "every night", "밤마다": "every night",
-    "주말마다": "every weekend", "매주": "every week",
-    "毎日": "every day", "毎朝": "every morning", "毎晩": "every night", "いつも": "always",
-    "毎週": "every week",
-    "每天": "every day", "每天早上": "every morning", "每天晚上": "every night",
-    "每晚": "every night", "每周": "every week", "总是": "always", "经常": "often",
-    "常常": "often", "从不": "never", "从来不": "never",
-}  # fmt: skip
-"""Frequency words of every language, mapped to the English frequency of the fact text."""
 
 SOFTENERS = re.compile(
     r"\b(?:don'?t|do\s+not|not|never)\s+really\b|별로|그다지|あまり|そんなに|不太|不怎么|不是很",
     re.IGNORECASE,
 )
 """Words that make a (dis)like weaker: "don't really like", "별로 안 좋아해", "不太喜欢"."""
-STRONG_WORDS = re.compile(
-    rf"\b(?:{EN_STRONG})\b|{KO_STRONG}|大好き|大嫌い|{JA_STRONG}|{ZH_STRONG}", re.IGNORECASE
-)
-"""Intensifiers: a like said with one of these is a strong like."""

@@ -1,208 +1,212 @@
 """Rule-based fact extraction: no model, Korean, Japanese, Chinese and English.
 
 Only the viewer's message is read; the character's reply never becomes a fact about the
-viewer. Facts are phrased as in ``memory.fact_text`` and marked STATED with confidence
-0.75 (0.8 when said strongly: "엄청 좋아해", "大好き", "最喜欢", "really love").
+viewer. A fact's text is the viewer's own words (``memory.fact_text.viewer_text``): the
+sentence that states it, from the clause where the fact starts to the end of the sentence
+(a following question, contrast or other person's clause cut off), or only the clause when
+one sentence states several different things ("고양이는 좋아하는데 개는 싫어" gives two
+facts). Facts are marked STATED with confidence 0.75 (0.8 for a like said strongly).
 
-Decisions against the viewer's existing facts, without a model:
+Decisions against the viewer's existing facts, without a model, use slots
+(``memory.fact_text``):
 
-* same category and the same object (normalised): ``confirm``;
-* the opposite relation for the same object (likes X when "dislikes X" is known, or the
-  reverse): ``update``, superseding it;
-* a new value of a single-valued relation (name, nickname, job, workplace, home, origin,
-  birthday) when another value is known: ``update`` (a viewer who moved lives in one
-  place, not two);
+* the same text (normalised), or the same slot with the same value: ``confirm``;
+* the same single or keyed slot with another value: ``update`` (a viewer who moved lives
+  in one place; the game played now; a pet's name);
+* an opposite slot for the same object (likes X when "dislike:X" is known, "quit:X" when
+  "like:X" or the game played now is X): ``update``;
 * otherwise ``add``. Merging near-duplicates by meaning is the caller's job.
+
+A fact a person corrected or deleted is not added again (:func:`drop_rejected`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
-from omoide.domain import Fact, FactCategory, TrustState
-from omoide.memory.extraction_clauses import Clause, clean_name, clean_object, split_clauses
-from omoide.memory.extraction_patterns import (
-    EN_PETS,
-    FREQUENCY_WORDS,
-    JA_PETS,
-    KO_PETS,
-    OTHER_PERSON,
-    RULES,
-    SOFTENERS,
-    STRONG_WORDS,
-    ZH_PETS,
-    FactRule,
-)
+from omoide.domain import Fact, TrustState
+from omoide.memory.extraction_clauses import Clause, Sentence, split_sentences
+from omoide.memory.extraction_hits import Hit, clause_hits, states_something
+from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
 from omoide.memory.fact_text import (
-    Relation,
-    Statement,
-    habit_relation,
+    KEYED_SLOTS,
+    OPPOSITES,
+    SINGLE_SLOTS,
     object_key,
-    read_statement,
+    slot_parts,
+    terms_key,
+    viewer_text,
 )
-from omoide.memory.pattern_gates import PatternGate, set_bits
-from omoide.memory.patterns import SIGNAL_GROUPS, normalise
 
 RULE_CONFIDENCE = 0.75
 STRONG_CONFIDENCE = 0.8
 STRONG_SALIENCE_BONUS = 0.15
+MAX_TEXT_CHARS = 240
+MAX_WHOLE_SENTENCE = 80
 
-_NAMED = frozenset({"name", "nickname"})
-_PET_WORDS = re.compile(f"{EN_PETS}|{KO_PETS}|{JA_PETS}|{ZH_PETS}", re.IGNORECASE)
-_SELF_MENTION = re.compile(
-    r"\bmy\b|\bI\b|(?:^|\s)(?:제|내|저의|나의)\s|私|僕|俺|わたし|あたし|我", re.IGNORECASE
+_SOFT_KINDS = frozenset({"habit", "situation"})
+"""Kinds that join a sentence's other fact instead of standing alone."""
+_CUT_BEFORE = re.compile(
+    r"^\s*(?:but|however|whereas|though|although|and\s+(?:he|she|they)|(?:he|she|they)\b"
+    r"|his\b|her\b|their\b|하지만|그런데|근데|그치만|でも|だけど|けど|但是|可是|不过|他|她)",
+    re.IGNORECASE,
 )
-_NOT_HABITS = tuple(SIGNAL_GROUPS[name] for name in ("preference", "dislike", "affection"))
-_RULE_GATE = PatternGate.of([rule.pattern for rule in RULES])
-_SUBJECT_DROPPING = sum(
-    1 << index for index, rule in enumerate(RULES) if rule.script in ("ko", "ja")
-)
-"""Korean and Japanese rules: skipped when the clause's subject is someone else."""
+_CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
+
+Found = tuple[int, Hit]
+"""A hit with the index of its clause in the sentence."""
 
 
-def _relation(rule: FactRule, match: re.Match[str]) -> Relation | None:
-    if rule.relation is not None:
-        return rule.relation
-    frequency = FREQUENCY_WORDS.get(" ".join(match.group("freq").casefold().split()))
-    return habit_relation(frequency) if frequency is not None else None
+def _hits(sentence: Sentence, message: str, *, gated: bool) -> list[Found]:
+    """Hits clause by clause; when none, in the whole sentence read as one clause (a short
+    sentence whose fact spans a comma: "うちの猫、ミケって名前")."""
+    found = [
+        (index, hit)
+        for index, clause in enumerate(sentence.clauses)
+        if states_something(clause)
+        for hit in clause_hits(clause, sentence.text, message, gated=gated)
+    ]
+    clauses = sentence.clauses
+    if found or len(clauses) < 2 or len(sentence.text) > MAX_WHOLE_SENTENCE:
+        return found
+    whole = Clause(sentence.text.strip(), any(c.is_question for c in clauses), clauses[0].start)
+    if not states_something(whole):
+        return []
+    return [(0, hit) for hit in clause_hits(whole, sentence.text, message, gated=gated)]
 
 
-def _words(rule: FactRule, relation: Relation, match: re.Match[str]) -> str | None:
-    raw = match.group("obj")
-    if relation.key in _NAMED:
-        return clean_name(raw, rule.script)
-    words = clean_object(raw, rule.script)
-    if words is None:
+def _one_fact(found: Sequence[Found]) -> bool:
+    """Whether a sentence's hits state one thing (one slot, soft kinds aside)."""
+    hard = {hit.slot for _i, hit in found if hit.kind.key not in _SOFT_KINDS}
+    return len(hard) <= 1 and len({hit.slot for _i, hit in found}) <= max(1, len(found))
+
+
+def _span_end(sentence: Sentence, first: int) -> int:
+    """Where the viewer's words for a fact starting in clause ``first`` end."""
+    clauses = sentence.clauses
+    end = first
+    for index in range(first + 1, len(clauses)):
+        clause = clauses[index]
+        if clause.is_question or _CUT_BEFORE.search(clause.text):
+            break
+        if OTHER_PERSON.search(clause.text) or _CONTRAST_END.search(clauses[index - 1].text):
+            break
+        end = index
+    last = clauses[end]
+    return last.start + len(last.text)
+
+
+def _text(sentence: Sentence, first: int, *, whole: bool) -> str:
+    clause = sentence.clauses[first]
+    if whole:
+        text = viewer_text(sentence.text[clause.start : _span_end(sentence, first)])
+        if 0 < len(text) <= MAX_TEXT_CHARS:
+            return text
+    return viewer_text(clause.text)
+
+
+def _candidate(hit: Hit, text: str, terms: tuple[str, ...]) -> FactCandidate | None:
+    if not text:
         return None
-    if relation.category is FactCategory.HABIT:
-        folded = normalise(words)
-        return None if any(group.search(folded) for group in _NOT_HABITS) else words
-    pet_name = match.groupdict().get("name")
-    if relation.key == "pet" and pet_name:
-        name = clean_name(pet_name, rule.script)
-        return f"{words} named {name}" if name else words
-    return words
-
-
-def _candidate(rule: FactRule, match: re.Match[str], *, strong: bool) -> FactCandidate | None:
-    relation = _relation(rule, match)
-    if relation is None:
-        return None
-    words = _words(rule, relation, match)
-    if words is None:
-        return None
-    strong = strong and relation.category is FactCategory.PREFERENCE
+    strong = hit.strong
     return FactCandidate(
-        text=relation.phrase(words, strong=strong),
-        category=relation.category,
+        text=text,
+        category=hit.kind.category,
         confidence=STRONG_CONFIDENCE if strong else RULE_CONFIDENCE,
-        salience=min(1.0, relation.salience + (STRONG_SALIENCE_BONUS if strong else 0.0)),
+        salience=min(1.0, hit.kind.salience + (STRONG_SALIENCE_BONUS if strong else 0.0)),
         trust=TrustState.STATED,
+        slot=hit.slot,
+        terms=terms,
     )
 
 
-def _is_strong(text: str) -> bool:
-    return STRONG_WORDS.search(text) is not None and not SOFTENERS.search(text)
+def _sentence_facts(sentence: Sentence, message: str, *, gated: bool) -> list[FactCandidate]:
+    found = _hits(sentence, message, gated=gated)
+    if not found:
+        return []
+    if _one_fact(found):
+        hard = [f for f in found if f[1].kind.key not in _SOFT_KINDS] or found
+        _first, hit = hard[0]
+        start = min(index for index, _hit in found)
+        terms = tuple(dict.fromkeys(term for _i, h in found if h is hit for term in h.terms))
+        candidate = _candidate(hit, _text(sentence, start, whole=True), terms)
+        return [candidate] if candidate is not None else []
+    candidates = (_candidate(hit, _text(sentence, i, whole=False), hit.terms) for i, hit in found)
+    return [candidate for candidate in candidates if candidate is not None]
 
 
-def _possible_rules(text: str) -> Iterator[FactRule]:
-    """The rules that can match ``text``, in table order; the others are not searched."""
-    possible = _RULE_GATE.possible(text)
-    if possible & _SUBJECT_DROPPING and OTHER_PERSON.search(text):
-        possible &= ~_SUBJECT_DROPPING
-    return (RULES[index] for index in set_bits(possible))
-
-
-def _ambiguous_name(clause: Clause, message: str) -> bool:
-    """A name in a message about a pet, with no "I"/"my": maybe the pet's name."""
-    return _PET_WORDS.search(message) is not None and not _SELF_MENTION.search(clause.text)
-
-
-def _clause_facts(clause: Clause, message: str) -> Iterator[FactCandidate]:
-    strong: bool | None = None
-    for rule in _possible_rules(clause.text):
-        match = rule.pattern.search(clause.text)
-        if match is None:
-            continue
-        strong = _is_strong(clause.text) if strong is None else strong
-        candidate = _candidate(rule, match, strong=strong)
-        if candidate is None:
-            continue
-        if candidate.text.startswith("name: ") and _ambiguous_name(clause, message):
-            continue
-        yield candidate
-
-
-Read = tuple[FactCandidate, Statement | None]
-"""A candidate with its text read back once."""
-
-
-def _drop_contradicted_likes(found: list[Read]) -> list[FactCandidate]:
-    """A clause matched as both a like and a dislike of one object is a dislike."""
-    disliked = {s.object_key for _c, s in found if s is not None and s.relation.key == "dislikes"}
+def _drop_contradicted(found: list[FactCandidate]) -> list[FactCandidate]:
+    """A message that both likes and dislikes (quits, can't have) one object: not a like."""
+    against = {
+        slot_parts(c.slot)[1]
+        for c in found
+        if c.slot and slot_parts(c.slot)[0] in OPPOSITES["like"]
+    }
     return [
-        candidate
-        for candidate, statement in found
-        if statement is None
-        or statement.relation.key != "likes"
-        or statement.object_key not in disliked
+        c
+        for c in found
+        if not (c.slot and c.slot.startswith("like:") and slot_parts(c.slot)[1] in against)
     ]
 
 
-def _identity(candidate: FactCandidate, statement: Statement | None) -> tuple[str, str]:
-    if statement is None:
-        return (candidate.category.value, object_key(candidate.text))
-    return (statement.relation.key, statement.object_key)
+def _identity(candidate: FactCandidate) -> str:
+    return candidate.slot or object_key(candidate.text)
 
 
-def find_facts(message: str) -> list[FactCandidate]:
-    """Facts the viewer states about themselves in ``message``, in order, without repeats."""
-    found: dict[tuple[str, str], Read] = {}
-    for clause in split_clauses(message):
-        if clause.is_question:
-            continue
-        for candidate in _clause_facts(clause, message):
-            statement = read_statement(candidate.text)
-            found.setdefault(_identity(candidate, statement), (candidate, statement))
-    return _drop_contradicted_likes(list(found.values()))
+def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
+    """Facts the viewer states about themselves in ``message``, in order, without repeats.
+
+    ``gated=False`` searches every rule on every clause (the reference the tests compare
+    the gated search with); the results are the same.
+    """
+    found: dict[str, FactCandidate] = {}
+    for sentence in split_sentences(message):
+        for candidate in _sentence_facts(sentence, message, gated=gated):
+            found.setdefault(_identity(candidate), candidate)
+    return _drop_contradicted(list(found.values()))
 
 
 # --- decisions against what is already known ----------------------------------------
 
-Known = tuple[Fact, Statement | None]
+
+def _same_value(candidate: FactCandidate, fact: Fact) -> bool:
+    return terms_key(candidate.terms) == terms_key(fact.terms)
 
 
-def _same_object(candidate: FactCandidate, new: Statement | None, known: Known) -> str | None:
-    """ "confirm", "update" or None for one existing fact of the candidate's category."""
-    fact, old = known
-    if new is None or old is None:
-        return "confirm" if object_key(fact.text) == object_key(candidate.text) else None
-    if old.object_key != new.object_key:
+def _slot_action(candidate: FactCandidate, fact: Fact) -> str | None:
+    """ "confirm", "update" or None for one existing fact, by slot."""
+    if candidate.slot is None or fact.slot is None:
         return None
-    return "update" if old.relation.key == new.relation.opposite else "confirm"
+    prefix, key = slot_parts(candidate.slot)
+    if fact.slot == candidate.slot:
+        valued = prefix in SINGLE_SLOTS or prefix in KEYED_SLOTS
+        return "update" if valued and not _same_value(candidate, fact) else "confirm"
+    old_prefix, old_key = slot_parts(fact.slot)
+    if old_prefix in OPPOSITES.get(prefix, frozenset()) and old_key == key:
+        return "update"
+    if prefix == "quit" and old_prefix == "game_now":
+        return "update" if key in {object_key(term) for term in fact.terms} else None
+    return None
 
 
-def _decide(candidate: FactCandidate, known: Sequence[Known], taken: set[str]) -> FactDecision:
-    new = read_statement(candidate.text)
-    open_facts = [k for k in known if k[0].id not in taken and k[0].category is candidate.category]
-    for entry in open_facts:
-        action = _same_object(candidate, new, entry)
-        if action == "confirm":
-            return FactDecision("confirm", candidate, entry[0].id)
-        if action == "update":
-            return FactDecision("update", candidate, entry[0].id)
-    if new is not None and new.relation.single_valued:
-        for fact, old in open_facts:
-            if old is not None and old.relation.key == new.relation.key:
-                return FactDecision("update", candidate, fact.id)
+def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) -> FactDecision:
+    open_facts = [fact for fact in known if fact.id not in taken]
+    text_key = object_key(candidate.text)
+    for fact in open_facts:
+        if object_key(fact.text) == text_key:
+            return FactDecision("confirm", candidate, fact.id)
+    for action in ("confirm", "update"):
+        for fact in open_facts:
+            if _slot_action(candidate, fact) == action:
+                return FactDecision(action, candidate, fact.id)
     return FactDecision("add", candidate, None)
 
 
 def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> list[FactDecision]:
     """One decision per candidate; no existing fact is the target of two decisions."""
-    known = [(fact, read_statement(fact.text)) for fact in existing if fact.is_current]
+    known = [fact for fact in existing if fact.is_current]
     taken: set[str] = set()
     decisions = []
     for candidate in candidates:
@@ -211,6 +215,25 @@ def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> lis
             taken.add(decision.target_fact_id)
         decisions.append(decision)
     return decisions
+
+
+def is_rejected(candidate: FactCandidate, fact: Fact) -> bool:
+    """Whether ``candidate`` says again what ``fact`` (rejected by a person) said."""
+    if object_key(candidate.text) == object_key(fact.text):
+        return True
+    return (
+        candidate.slot is not None
+        and candidate.slot == fact.slot
+        and bool(candidate.terms)
+        and _same_value(candidate, fact)
+    )
+
+
+def drop_rejected(
+    candidates: Sequence[FactCandidate], rejected: Sequence[Fact]
+) -> list[FactCandidate]:
+    """``candidates`` without those repeating a fact a person corrected or deleted."""
+    return [c for c in candidates if not any(is_rejected(c, fact) for fact in rejected)]
 
 
 class RuleFactExtractor:

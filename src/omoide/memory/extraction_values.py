@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from omoide.domain import Fact, FactCategory, TrustState, check_unit_interval
+from omoide.domain import Fact, FactCategory, TrustState, check_fact_slot, check_unit_interval
 from omoide.errors import InvalidInput
 
 FactAction = Literal["add", "confirm", "update", "delete"]
@@ -15,19 +15,23 @@ FACT_ACTIONS: tuple[FactAction, ...] = ("add", "confirm", "update", "delete")
 
 @dataclass(frozen=True, slots=True)
 class FactCandidate:
-    """A fact about the viewer, as an extractor phrased it (see ``memory.fact_text``)."""
+    """A fact about the viewer in the viewer's own words, typed by category and, when the
+    extractor knows it, by slot and key terms (see ``memory.fact_text``)."""
 
     text: str
     category: FactCategory
     confidence: float
     salience: float
     trust: TrustState
+    slot: str | None = None
+    terms: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():
             raise InvalidInput("a fact candidate's text must not be empty")
         check_unit_interval(self.confidence, name="confidence")
         check_unit_interval(self.salience, name="salience")
+        check_fact_slot(self.slot, self.terms)
 
 
 @dataclass(frozen=True, slots=True)

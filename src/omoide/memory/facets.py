@@ -37,6 +37,27 @@ _BY_CATEGORY: dict[FactCategory, Facet] = {
 }
 
 
+_BY_SLOT: dict[str, Facet] = {
+    **dict.fromkeys(
+        ("name", "nickname", "age", "job", "workplace", "school", "home", "hometown", "birthday"),
+        Facet.IDENTITY,
+    ),
+    **dict.fromkeys(("pet", "person"), Facet.PEOPLE),
+    **dict.fromkeys(("like", "dislike", "hobby", "hooked", "game_now", "quit"), Facet.LIKES),
+    **dict.fromkeys(("allergy", "limit", "diet", "health"), Facet.HEALTH),
+    "habit": Facet.HABITS,
+    **dict.fromkeys(("plan", "goal"), Facet.PLANS),
+    "situation": Facet.SITUATION,
+    "style": Facet.STYLE,
+}
+"""Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""
+
+
 def facet_of(fact: Fact) -> Facet:
-    """The profile group ``fact`` belongs to (by its category)."""
+    """The profile group ``fact`` belongs to: by its slot when it has a known one ("pet:猫"
+    is PEOPLE, "allergy:땅콩" HEALTH, "style:..." STYLE), otherwise by its category."""
+    if fact.slot:
+        facet = _BY_SLOT.get(fact.slot.partition(":")[0])
+        if facet is not None:
+            return facet
     return _BY_CATEGORY[fact.category]

@@ -1,17 +1,22 @@
-"""How rule-extracted facts are phrased, and how such a phrase is read back.
+"""What a rule fact is: its kind, its slot, and its text in the viewer's own words.
 
-A fact is an English predicate followed by the viewer's own words, never translated:
-``likes 롤 게임``, ``dislikes ピーマン``, ``name: 민준``, ``lives in 東京``,
-``has a pet 猫 named ミケ``, ``hobby: 読書``, ``age: 23``, ``birthday: 3월 5일``,
-``is allergic to 花生``, ``wants to become 声優``, ``every day: 跑步``. Predicates are
-English so that a reader of the prompt (a person or a model) understands every fact
-alike; objects stay as said, because translating them needs knowledge that rules do not
-have ("롤" is League of Legends only to someone who knows). A strong statement reads
-``really likes X``.
+A rule fact's text is the viewer's clause, lightly normalised (:func:`viewer_text`:
+fillers, laughter, emoji and edge punctuation trimmed, spacing collapsed), never an English
+template around their words: "요즘 배그에 빠져서 매일 새벽까지 해요" stays as said. What the
+fact is about is in its fields: the category, a ``slot`` and the key ``terms`` (names,
+objects, places, dates as said).
 
-Reading a phrase back (:func:`read_statement`) lets extraction compare a new fact with
-the stored ones: the same relation and object confirms, the opposite relation (likes vs
-dislikes) or a new value of a single-valued relation (name, home, birthday) supersedes.
+A slot names what the fact fills, so that a later statement about the same thing updates
+it. Its shapes (see :class:`Kind`):
+
+* single: one value per viewer ("home", "job", "name", "game_now", "diet"): the same slot
+  with other terms supersedes, the same terms confirm;
+* keyed: one value per key ("pet:<species or name>", "person:<relation>",
+  "plan:<kind>"): the same, per key;
+* object: the slot's key *is* the object ("like:<object>", "allergy:<object>"): the same
+  slot confirms, an opposite slot ("dislike:<object>", "quit:<object>") supersedes.
+
+Keys are :func:`object_key` forms (NFKC, casefolded, letters and digits only).
 """
 
 from __future__ import annotations
@@ -21,91 +26,89 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Literal
 
 from omoide.domain import FactCategory
 
+SlotShape = Literal["single", "keyed", "object"]
+
 
 @dataclass(frozen=True, slots=True)
-class Relation:
-    """One kind of rule fact: how it is phrased and how it behaves when it changes."""
+class Kind:
+    """One kind of rule fact: how it is typed and how it changes."""
 
     key: str
-    template: str
-    """The phrase, with ``{}`` where the viewer's words go."""
     category: FactCategory
     salience: float
-    single_valued: bool = False
-    """A new value replaces the old one (a viewer has one name, one home)."""
-    opposite: str | None = None
-    """The key of the relation that contradicts this one for the same object."""
+    shape: SlotShape
+    slot_name: str = ""
+    """The slot (single) or the slot's prefix (keyed, object); defaults to ``key``."""
 
-    def phrase(self, words: str, *, strong: bool = False) -> str:
-        text = self.template.replace("{}", words)
-        return f"really {text}" if strong and self.opposite is not None else text
+    @property
+    def prefix(self) -> str:
+        return self.slot_name or self.key
 
 
-FREQUENCIES = (
-    "always",
-    "usually",
-    "often",
-    "never",
-    "every day",
-    "every morning",
-    "every night",
-    "every week",
-    "every weekend",
+_P, _PERSONAL, _GOAL = FactCategory.PREFERENCE, FactCategory.PERSONAL, FactCategory.GOAL
+_HABIT, _EMOTION = FactCategory.HABIT, FactCategory.EMOTION
+_KIND_LIST = (
+    Kind("like", _P, 0.5, "object"),
+    Kind("dislike", _P, 0.5, "object"),
+    Kind("hobby", _P, 0.55, "object"),
+    Kind("hooked", _P, 0.6, "object", "like"),
+    Kind("game_now", _P, 0.65, "single"),
+    Kind("quit", _P, 0.6, "object"),
+    Kind("name", _PERSONAL, 0.8, "single"),
+    Kind("nickname", _PERSONAL, 0.75, "single"),
+    Kind("age", _PERSONAL, 0.6, "single"),
+    Kind("job", _PERSONAL, 0.65, "single"),
+    Kind("workplace", _PERSONAL, 0.55, "single"),
+    Kind("school", _PERSONAL, 0.6, "single"),
+    Kind("home", _PERSONAL, 0.65, "single"),
+    Kind("hometown", _PERSONAL, 0.55, "single"),
+    Kind("birthday", _PERSONAL, 0.8, "single"),
+    Kind("pet", _PERSONAL, 0.7, "keyed"),
+    Kind("person", _PERSONAL, 0.7, "keyed"),
+    Kind("allergy", _PERSONAL, 0.85, "object"),
+    Kind("limit", _PERSONAL, 0.75, "object"),
+    Kind("diet", _PERSONAL, 0.75, "single"),
+    Kind("health", _PERSONAL, 0.75, "object"),
+    Kind("style", _PERSONAL, 0.8, "object"),
+    Kind("plan", _GOAL, 0.8, "keyed"),
+    Kind("goal", _GOAL, 0.6, "object"),
+    Kind("habit", _HABIT, 0.45, "object"),
+    Kind("situation", _EMOTION, 0.65, "object"),
 )
+KINDS: Mapping[str, Kind] = MappingProxyType({kind.key: kind for kind in _KIND_LIST})
 
-_PERSONAL, _GOAL = FactCategory.PERSONAL, FactCategory.GOAL
-_RELATION_LIST = (
-    Relation("likes", "likes {}", FactCategory.PREFERENCE, 0.5, opposite="dislikes"),
-    Relation("dislikes", "dislikes {}", FactCategory.PREFERENCE, 0.5, opposite="likes"),
-    Relation("hobby", "hobby: {}", FactCategory.PREFERENCE, 0.55),
-    Relation("name", "name: {}", _PERSONAL, 0.8, single_valued=True),
-    Relation("nickname", "wants to be called {}", _PERSONAL, 0.7, single_valued=True),
-    Relation("age", "age: {}", _PERSONAL, 0.6, single_valued=True),
-    Relation("job", "job: {}", _PERSONAL, 0.6, single_valued=True),
-    Relation("workplace", "works at {}", _PERSONAL, 0.5, single_valued=True),
-    Relation("home", "lives in {}", _PERSONAL, 0.6, single_valued=True),
-    Relation("origin", "is from {}", _PERSONAL, 0.5, single_valued=True),
-    Relation("pet", "has a pet {}", _PERSONAL, 0.6),
-    Relation("birthday", "birthday: {}", _PERSONAL, 0.8, single_valued=True),
-    Relation("allergy", "is allergic to {}", _PERSONAL, 0.8),
-    Relation("become", "wants to become {}", _GOAL, 0.6),
-    Relation("goal", "goal: {}", _GOAL, 0.6),
-    Relation("dream", "dream: {}", _GOAL, 0.6),
-    *(
-        Relation(f"habit:{frequency}", f"{frequency}: {{}}", FactCategory.HABIT, 0.4)
-        for frequency in FREQUENCIES
-    ),
+SINGLE_SLOTS = frozenset(k.prefix for k in _KIND_LIST if k.shape == "single")
+KEYED_SLOTS = frozenset(k.prefix for k in _KIND_LIST if k.shape == "keyed")
+OPPOSITES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "like": frozenset({"dislike", "quit", "limit"}),
+        "dislike": frozenset({"like", "hobby"}),
+        "quit": frozenset({"like", "hobby", "habit"}),
+        "limit": frozenset({"like"}),
+    }
 )
-RELATIONS: Mapping[str, Relation] = MappingProxyType({r.key: r for r in _RELATION_LIST})
+"""Object slots that a new fact of the key's prefix supersedes, for the same object."""
 
 
-def habit_relation(frequency: str) -> Relation:
-    return RELATIONS[f"habit:{frequency}"]
+def slot_parts(slot: str) -> tuple[str, str]:
+    """ "like:롤" -> ("like", "롤"); "home" -> ("home", "")."""
+    prefix, _, key = slot.partition(":")
+    return prefix, key
 
 
-@dataclass(frozen=True, slots=True)
-class Statement:
-    """A fact text read back: its relation and the normalised key of its object."""
-
-    relation: Relation
-    object_key: str
-
-
-def _template_pattern(template: str) -> re.Pattern[str]:
-    before, after = template.split("{}")
-    return re.compile(f"^(?:really )?{re.escape(before)}(.+){re.escape(after)}$", re.DOTALL)
+def slot_for(kind: Kind, key_words: str) -> str:
+    """The slot of a fact of ``kind`` whose key words (object, species, relation) are given."""
+    if kind.shape == "single":
+        return kind.prefix
+    return f"{kind.prefix}:{object_key(key_words) or '_'}"
 
 
-_READERS = tuple((relation, _template_pattern(relation.template)) for relation in _RELATION_LIST)
-_LOOSE_PREFERENCE = re.compile(
-    r"^(?:\S+\s+){0,3}?(?:really\s+|strongly\s+)?"
-    r"(likes|loves|enjoys|adores|dislikes|hates|doesn't like|does not like)\s+(.+)$",
-    re.IGNORECASE | re.DOTALL,
-)
-_NEGATIVE_VERBS = frozenset({"dislikes", "hates", "doesn't like", "does not like"})
+# --- keys ---------------------------------------------------------------------------
+
 _PARENTHESISED = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _LETTERS_AND_DIGITS = re.compile(r"[^\W_]+")
@@ -119,17 +122,55 @@ def object_key(words: str) -> str:
     return "".join(_LETTERS_AND_DIGITS.findall(text))
 
 
-def read_statement(text: str) -> Statement | None:
-    """The relation and object of a fact phrased here, or of "<someone> likes X" text."""
-    flat = " ".join(unicodedata.normalize("NFKC", text).split())
-    for relation, pattern in _READERS:
-        matched = pattern.match(flat)
-        key = object_key(matched.group(1)) if matched is not None else ""
-        if key:
-            return Statement(relation, key)
-    loose = _LOOSE_PREFERENCE.match(flat)
-    key = object_key(loose.group(2)) if loose is not None else ""
-    if loose is None or not key:
-        return None
-    verb = "dislikes" if loose.group(1).casefold() in _NEGATIVE_VERBS else "likes"
-    return Statement(RELATIONS[verb], key)
+def terms_key(terms: tuple[str, ...]) -> str:
+    """Comparable form of a fact's value: its first term (the object or the name)."""
+    return object_key(terms[0]) if terms else ""
+
+
+# --- the viewer's words, lightly normalised ------------------------------------------
+
+_LAUGHTER = re.compile(
+    r"(?:^|(?<=\s))(?:l+o+l+|lmf?a+o+|rofl|(?:ha){2,}h?|(?:he){2,}|xd+)(?=\s|$|[!?.,~])"
+    r"|[ㅋㅎㅠㅜㄷㄱ\u110f\u1112\u1172\u116e\u1103\u1100]{2,}|(?:哈|呵|嘿|嘻){2,}|[wｗ]{2,}$|(?<=[\u3040-\u30ff\u4e00-\u9fff])w+$"
+    r"|(?<=[\u3040-\u30ff])笑$|(?<=[\u3040-\u30ff])草$|\(笑\)",
+    re.IGNORECASE,
+)
+_FILLERS = re.compile(
+    r"^(?:(?:um+|uh+|erm+|well|oh|ah|so|okay|ok|hey|yeah|yo|hmm+|btw|anyway|and|but"
+    r"|음+|어+|아+|그러니까|그냥요|저기|있잖아|근데|그리고|참|헐"
+    r"|えっと|えーと|えー|あの|あのー|まあ|なんか|ねえ|あー|そういえば|ちなみに"
+    r"|嗯+|啊+|哎+|那个|就是|话说|对了|然后|而且)(?:[\s,，、.。!！~〜…]+|$))+",
+    re.IGNORECASE,
+)
+_ZH_FINAL = re.compile(r"(?<=[\u4e00-\u9fff])[啊呀哦呢吧啦嘛喔哟]+$")
+_EDGE = "\"'`「」『』【】“”‘’[]<>《》~〜～-_*#@:;・…♡♥☆★,，、.。!！?？ \t"
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufe0e\ufe0f]")
+_HAN_COMMA = re.compile(r"(?<=[\u4e00-\u9fff]),\s*(?=[\u4e00-\u9fff])")
+"""NFKC turns the Chinese comma into ","; between Han characters it is put back."""
+
+
+_SYMBOLS = re.compile(
+    "[\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff"
+    "\u3030\u303d\u3297\u3299\U0001f000-\U0001faff\ud800-\udfff]"
+)
+"""Emoji, pictographs, dingbats, arrows and their skin-tone modifiers."""
+
+
+def scrub(text: str) -> str:
+    """``text`` with emoji and laughter replaced by spaces (before rules read it)."""
+    if text.isascii():
+        return _LAUGHTER.sub(" ", text)
+    return _LAUGHTER.sub(" ", _SYMBOLS.sub(" ", _INVISIBLE.sub("", text)))
+
+
+def viewer_text(text: str) -> str:
+    """The viewer's words as a fact: no emoji, laughter, leading fillers, Chinese final
+    particles or edge punctuation; spacing collapsed. May return an empty string."""
+    kept = " ".join(scrub(text).split())
+    kept = _HAN_COMMA.sub("\uff0c", kept)
+    previous = None
+    while previous != kept:
+        previous = kept
+        kept = _FILLERS.sub("", kept).strip(_EDGE)
+        kept = _ZH_FINAL.sub("", kept).strip(_EDGE)
+    return kept

@@ -31,6 +31,8 @@ def new_fact(
         valid_from=at,
         trust=candidate.trust,
         source_episode_ids=sources,
+        slot=candidate.slot,
+        terms=candidate.terms,
     )
 
 

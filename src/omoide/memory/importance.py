@@ -1,12 +1,27 @@
 """What is worth remembering: importance of one exchange, by rules and optionally an LLM.
 
-The first pass (:func:`score_by_rules`) is the Haru system's rule filter, extended from
-Korean to Japanese, Chinese and English: base 0.3, +0.15 per matching signal group
-(preference, dislike, date, identity, habit, unique, affection, vulnerability; each group
-counted once), + emotion intensity x 0.2, +0.1 for a long viewer message, clipped to
-[0, 1]. Laughter and acknowledgements ("ㅋㅋ", "www", "lol") score 0.05 and are not kept.
-Signal groups are matched against the whole exchange, as in the seed, so a reply that
-recognises a birthday counts even when the viewer never said the word.
+The first pass (:func:`score_by_rules`) separates what a viewer tells about themselves
+from small talk, in Korean, Japanese, Chinese and English:
+
+* laughter, greetings and acknowledgements ("ㅋㅋ", "www", "哈哈", "gn", "ok") score
+  :data:`LOW_SIGNAL_SCORE` and are never worth storing (a caller may still force them);
+* everything else starts at :data:`BASE_SCORE`, just above the default store threshold
+  (0.3): ordinary small talk is what a stream is made of, and is kept;
+* a *disclosure* signal in the viewer's message (a preference or dislike with its object,
+  a date, identity, job or school, home, family, a pet, health, a plan, a hard feeling;
+  see :data:`~omoide.memory.patterns.DISCLOSURE_GROUPS`) adds :data:`DISCLOSURE_BONUS`;
+  every further signal adds :data:`EXTRA_SIGNAL_BONUS` (three at most). Weaker signals
+  alone (a habit word, a first time, thanks) add :data:`EXTRA_SIGNAL_BONUS` each (two at
+  most);
+* a question to the character without a word about the viewer ("너 롤 좋아해?",
+  "what do you like?") gets a fifth of the signal bonus;
+* the feeling's intensity (read or given) adds up to :data:`EMOTION_WEIGHT`, a long
+  message :data:`LONG_MESSAGE_BONUS`.
+
+Only the viewer's words count: the character's reply echoes and asks, and its warmth is
+not the viewer's disclosure. A turn with no viewer message (an imported reply) is scored
+on the reply. Typical scores: small talk 0.32-0.4, a disclosure 0.6-0.8 (measured in
+``docs/benchmarks.md``, "Importance").
 
 The second pass (:class:`ImportanceScorer` with a model) re-scores only the ambiguous
 turns: it asks for ``{"importance": 1-10, "reason": ...}`` and maps 1-10 onto [0, 1].
@@ -24,7 +39,13 @@ from omoide.domain import ScoringMethod, check_unit_interval
 from omoide.errors import BackendError, InvalidInput, ParseFailure
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json, json_number
-from omoide.memory.patterns import english_equivalent_length, is_low_signal, matched_signals
+from omoide.memory.patterns import (
+    DISCLOSURE_GROUPS,
+    asks_without_self,
+    english_equivalent_length,
+    is_low_signal,
+    matched_signals,
+)
 from omoide.metrics import Metrics
 
 __all__ = [
@@ -32,13 +53,18 @@ __all__ = [
     "ImportanceScorer",
     "is_low_signal",
     "score_by_rules",
+    "signal_bonus",
     "to_unit_interval",
 ]
 
-BASE_SCORE = 0.3
-SIGNAL_BONUS = 0.15
+BASE_SCORE = 0.32
+DISCLOSURE_BONUS = 0.3
+EXTRA_SIGNAL_BONUS = 0.06
+MAX_EXTRA_SIGNALS = 3
+MAX_WEAK_SIGNALS = 2
+QUESTION_FACTOR = 0.2
 EMOTION_WEIGHT = 0.2
-LONG_MESSAGE_BONUS = 0.1
+LONG_MESSAGE_BONUS = 0.05
 LONG_MESSAGE_LENGTH = 50.0
 """In English-equivalent characters (see ``patterns.english_equivalent_length``)."""
 LOW_SIGNAL_SCORE = 0.05
@@ -80,16 +106,18 @@ def score_by_rules(
     """The rule-based first pass: fast, deterministic, no model."""
     check_unit_interval(emotion_intensity, name="emotion_intensity")
     check_unit_interval(store_threshold, name="store_threshold")
-    if is_low_signal(user_message):
+    said = user_message if user_message.strip() else bot_message
+    if is_low_signal(said):
         return ImportanceResult(
             score=LOW_SIGNAL_SCORE,
-            worth_storing=store_threshold <= LOW_SIGNAL_SCORE,
+            worth_storing=False,
             signals=("low_signal",),
             method=ScoringMethod.RULES,
         )
-    signals = matched_signals(f"{user_message}\n{bot_message}")
-    score = BASE_SCORE + SIGNAL_BONUS * len(signals) + EMOTION_WEIGHT * emotion_intensity
-    if english_equivalent_length(user_message) > LONG_MESSAGE_LENGTH:
+    signals = matched_signals(said)
+    score = BASE_SCORE + signal_bonus(signals, asks=asks_without_self(said))
+    score += EMOTION_WEIGHT * emotion_intensity
+    if english_equivalent_length(said) > LONG_MESSAGE_LENGTH:
         score += LONG_MESSAGE_BONUS
         signals = (*signals, "long_message")
     score = round(min(1.0, max(0.0, score)), 6)
@@ -99,6 +127,17 @@ def score_by_rules(
         signals=signals,
         method=ScoringMethod.RULES,
     )
+
+
+def signal_bonus(signals: tuple[str, ...], *, asks: bool) -> float:
+    """What the matched signal groups add: a disclosure counts most, each further signal a
+    little, weak signals alone a little each; halved for a question about the character."""
+    disclosures = [name for name in signals if name in DISCLOSURE_GROUPS]
+    if disclosures:
+        bonus = DISCLOSURE_BONUS + EXTRA_SIGNAL_BONUS * min(MAX_EXTRA_SIGNALS, len(signals) - 1)
+    else:
+        bonus = EXTRA_SIGNAL_BONUS * min(MAX_WEAK_SIGNALS, len(signals))
+    return bonus * QUESTION_FACTOR if asks else bonus
 
 
 _SYSTEM_PROMPT = """\

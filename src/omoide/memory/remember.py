@@ -21,14 +21,15 @@ from datetime import datetime
 
 import anyio
 
+from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
 from omoide.domain import (
     EmotionRecord,
     Episode,
     ScoringMethod,
     Vector,
-    as_utc,
     check_identifier,
+    check_not_future,
     new_id,
 )
 from omoide.embed.base import Embedder
@@ -39,7 +40,8 @@ from omoide.memory.fact_batch import BatchTurn
 from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
 from omoide.memory.facts import FactKeeper, foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
-from omoide.memory.turns import FactChange, StoredTurn, TurnInput
+from omoide.memory.turn_reading import felt_intensity, read_turn
+from omoide.memory.turns import FactChange, StoredTurn, TurnInput, TurnState
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore, TurnWrite
 
@@ -49,6 +51,8 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class _Planned:
     turn: TurnInput
+    state: TurnState
+    """The turn's emotion and topics, read from its text where the caller gave none."""
     recorded_at: datetime
     importance: ImportanceResult
     episode: Episode | None
@@ -87,6 +91,7 @@ class Rememberer:
         config: WriteConfig,
         clock: Clock,
         metrics: Metrics,
+        topics: TopicTracker | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
@@ -97,6 +102,7 @@ class Rememberer:
         self._clock = clock
         self._metrics = metrics
         self._fact_vectors = FactVectorCache()
+        self._topics = topics if topics is not None else TopicTracker()
 
     async def remember(self, character_id: str, turns: Sequence[TurnInput]) -> list[StoredTurn]:
         """Score, embed and store a batch of one character's turns in one transaction."""
@@ -187,7 +193,15 @@ class Rememberer:
             if turn.scope.character_id != character_id:
                 other = turn.scope.character_id
                 raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
-        return tuple([await self._plan(turn) for turn in turns])
+        planned = []
+        for index, turn in enumerate(turns):
+            now = self._clock.now()
+            try:
+                recorded_at = check_not_future(turn.timestamp, now=now) if turn.timestamp else now
+            except InvalidInput as exc:
+                raise InvalidInput(f"turn {index}: {exc}" if len(turns) > 1 else str(exc)) from exc
+            planned.append(await self._plan(turn, recorded_at))
+        return tuple(planned)
 
     async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
@@ -237,9 +251,9 @@ class Rememberer:
             raise failure
         return stored
 
-    async def _plan(self, turn: TurnInput) -> _Planned:
-        recorded_at = as_utc(turn.timestamp) if turn.timestamp else self._clock.now()
-        importance = await self._importance(turn)
+    async def _plan(self, turn: TurnInput, recorded_at: datetime) -> _Planned:
+        state = read_turn(turn, self._topics)
+        importance = await self._importance(turn, state)
         worth = importance.worth_storing or turn.force_store
         episode = None
         if worth:
@@ -250,9 +264,9 @@ class Rememberer:
                 bot_message=turn.bot_message,
                 recorded_at=recorded_at,
                 importance=importance.score,
-                emotion=turn.state.emotion,
-                emotion_intensity=turn.state.emotion_intensity,
-                topics=turn.state.topics,
+                emotion=state.emotion,
+                emotion_intensity=state.emotion_intensity,
+                topics=state.topics,
                 scoring=importance.method,
                 metadata=dict(turn.metadata),
             )
@@ -260,9 +274,9 @@ class Rememberer:
             episode is not None and importance.score >= self._config.fact_extraction_threshold
         )
         foreseen = foreseen_candidates(self._extractor, turn.user_message) if extracts else ()
-        return _Planned(turn, recorded_at, importance, episode, extracts, foreseen)
+        return _Planned(turn, state, recorded_at, importance, episode, extracts, foreseen)
 
-    async def _importance(self, turn: TurnInput) -> ImportanceResult:
+    async def _importance(self, turn: TurnInput, state: TurnState) -> ImportanceResult:
         if turn.importance is not None:
             return ImportanceResult(
                 score=turn.importance,
@@ -271,7 +285,7 @@ class Rememberer:
                 method=ScoringMethod.GIVEN,
             )
         return await self._scorer.score(
-            turn.user_message, turn.bot_message, emotion_intensity=turn.state.emotion_intensity
+            turn.user_message, turn.bot_message, emotion_intensity=felt_intensity(state)
         )
 
     async def _embed(self, episodes: Sequence[Episode]) -> dict[str, Vector]:
@@ -287,7 +301,7 @@ class Rememberer:
         writes = []
         for plan in planned:
             episode = plan.episode
-            state = plan.turn.state
+            state = plan.state
             emotion = EmotionRecord(
                 id=new_id(),
                 scope=plan.turn.scope,

@@ -23,7 +23,7 @@ from omoide.character.library import CharacterLibrary
 from omoide.character.profile import check_character_id
 from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
-from omoide.domain import Scope, check_identifier
+from omoide.domain import Scope, check_identifier, check_not_future
 from omoide.errors import InvalidInput, NotFound
 from omoide.memory.importance import ImportanceResult, is_low_signal, score_by_rules
 from omoide.memory.turns import StoredTurn, TurnInput, TurnState
@@ -146,6 +146,7 @@ class StreamIngestor:
         try:
             if not isinstance(event, StreamEvent):
                 raise InvalidInput(f"must be a StreamEvent (got {type(event).__name__})")
+            check_not_future(event.time, now=self._clock.now(), name="time")
             return self._plan(event, character_id, stream_id, tracker)
         except InvalidInput as exc:
             raise InvalidInput(f"event {index}: {exc}") from exc

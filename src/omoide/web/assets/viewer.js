@@ -1,5 +1,5 @@
 // One viewer: header with counts, the rolling summary, export and forget, and the tabs
-// (facts, episodes, emotions, search, chat).
+// (facts, profile, episodes, emotions, search, chat).
 
 import { ApiError, path } from "./api.js";
 import { ChatPanel } from "./chat.js";
@@ -9,6 +9,7 @@ import { EmotionsPanel } from "./emotions.js";
 import { EpisodesPanel } from "./episodes.js";
 import { FactsPanel } from "./facts.js";
 import { formatAgo, formatTime, listPhrase, plural } from "./format.js";
+import { ProfilePanel } from "./profile.js";
 import { SearchPanel } from "./search.js";
 import { Tabs } from "./tabs.js";
 
@@ -42,6 +43,7 @@ export class ViewerView {
     };
     this.panels = {
       facts: new FactsPanel(byId("panel-facts"), panelCtx),
+      profile: new ProfilePanel(byId("panel-profile"), panelCtx),
       episodes: new EpisodesPanel(byId("panel-episodes"), panelCtx),
       emotions: new EmotionsPanel(byId("panel-emotions"), panelCtx),
       search: new SearchPanel(byId("panel-search"), panelCtx),

@@ -1,0 +1,179 @@
+"""The companion report: ``companion-<profile>.json`` (every number and per-case outcome)
+and ``.md`` (the tables a person reads), built from the same document."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+SUMMARY_HEADER = (
+    "language",
+    "split",
+    "n",
+    "omoide %",
+    "leaks",
+    "over budget",
+    "bm25-only %",
+    "vector-only %",
+    "target stored",
+)
+CASE_HEADER = ("case", "kind", "split", "omoide", "leak", "tokens", "bm25-only", "vector-only")
+
+
+def commit() -> str:
+    """The checked-out commit (and whether ``src/`` differs from it), or ``unknown``."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+        changed = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", "src"],
+            cwd=REPOSITORY,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head} + uncommitted changes in src/" if changed else head or "unknown"
+
+
+def machine() -> dict[str, Any]:
+    processor = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                processor = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "nproc": os.cpu_count(),
+        "processor": processor,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+    }
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return [*lines, ""]
+
+
+def _mark(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def header_section(document: Mapping[str, Any]) -> list[str]:
+    machine = document["machine"]
+    return [
+        f"# Companion suite ({document['profile']} profile)",
+        "",
+        f"- command: `{document['command']}`",
+        f"- date: {document['date']}",
+        f"- commit: `{document['commit']}`",
+        f"- machine: {machine['nproc']} cores (nproc), {machine['processor']}, "
+        f"Python {machine['python']}, load average {machine['load_average'][0]} at the start",
+        f"- wall time: {document['seconds'] / 60:.1f} min",
+        "",
+        "Each case is one viewer's weeks of talk with a character, stored turn by turn in a "
+        "fresh embedded omoide (no LLM), then a probe where a friend would bring one thing "
+        "up. `omoide`: an expected key is in the memory section `retrieve_context` renders; "
+        "`leaks`: sections holding another scope's marker (or a replaced value that must not "
+        "appear); `over budget`: sections over the token budget. Baselines rank the same "
+        "stored episodes of the viewer by the store's keyword search alone (`bm25-only`) or "
+        "vector search alone (`vector-only`) and count a key in the top-5 user messages. "
+        "`target stored`: cases whose key is in some stored episode. Tune on `dev`; report "
+        "`heldout`.",
+        "",
+    ]
+
+
+def summary_rows(summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[list[Any]]:
+    return [
+        [
+            file,
+            split,
+            row["n"],
+            row["omoide %"],
+            row["leaks"],
+            row["over budget"],
+            row["bm25-only %"],
+            row["vector-only %"],
+            row["target stored"],
+        ]
+        for file, splits in summary.items()
+        for split, row in splits.items()
+    ]
+
+
+def case_rows(cases: Sequence[Mapping[str, Any]]) -> list[list[Any]]:
+    return [
+        [
+            case["id"],
+            case["kind"],
+            case["split"],
+            "recalled" if case["recalled"] else "**missed**",
+            ", ".join(case["leaked"]) or "-",
+            f"{case['tokens']}/{case['budget']}",
+            _mark(case["bm25_only"]),
+            _mark(case["vector_only"]),
+        ]
+        for case in cases
+    ]
+
+
+def miss_lines(cases: Sequence[Mapping[str, Any]]) -> list[str]:
+    lines: list[str] = []
+    for case in cases:
+        if case["recalled"] and not case["leaked"]:
+            continue
+        stored = "" if case["target_stored"] else " (the target turn was not stored)"
+        lines.append(f"- `{case['id']}`{stored}:")
+        head = case["section_head"] or ["(empty section)"]
+        lines += [f"    - {line.lstrip('- ')}" for line in head]
+    return [*lines, ""]
+
+
+def embedder_section(name: str, run: Mapping[str, Any]) -> list[str]:
+    return [
+        f"## Embedder `{name}`",
+        "",
+        *table(SUMMARY_HEADER, summary_rows(run["summary"])),
+        "### Cases",
+        "",
+        *table(CASE_HEADER, case_rows(run["cases"])),
+        "### Misses and leaks: the section's first lines",
+        "",
+        *miss_lines(run["cases"]),
+    ]
+
+
+def render_markdown(document: Mapping[str, Any]) -> str:
+    lines = header_section(document)
+    for name, run in document["embedders"].items():
+        lines += embedder_section(name, run)
+    return "\n".join(lines)
+
+
+def write_reports(document: Mapping[str, Any], results_dir: Path) -> None:
+    results_dir.mkdir(parents=True, exist_ok=True)
+    stem = results_dir / f"companion-{document['profile']}"
+    text = json.dumps(document, ensure_ascii=False, indent=2)
+    stem.with_suffix(".json").write_text(text + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text(render_markdown(document), encoding="utf-8")
