@@ -66,14 +66,14 @@ class Settings(BaseSettings):
     most this many current facts (more: by searches, turn by turn); 0 turns it off."""
     weight_relevance: float = Field(default=1.0, gt=0)
     weight_recency: float = Field(default=0.1, ge=0)
-    weight_importance: float = Field(default=0.25, ge=0)
+    weight_importance: float = Field(default=1.0, ge=0)
     """Recency and importance scale relevance by a factor in
     [relevance / (relevance + recency + importance), 1] (see omoide.memory.ranking)."""
     recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
     context_token_budget: int = Field(default=300, ge=0, le=8192)
-    min_relevance: float = Field(default=0.2, ge=0, le=1)
+    min_relevance: float = Field(default=0.1, ge=0, le=1)
     """Absolute relevance an episode or matched fact needs to reach the prompt."""
-    keyword_half: float = Field(default=1.0, gt=0)
+    keyword_half: float = Field(default=2.0, gt=0)
     """BM25 per query term at which keyword relevance is 0.5."""
     profile_share: float = Field(default=0.45, ge=0, le=1)
     """Share of the memory section's token budget the viewer profile may take."""

@@ -23,7 +23,7 @@ from omoide.memory.ranking import (
 NOW = datetime(2025, 11, 5, 12, tzinfo=UTC)
 DEFAULTS = RankingWeights()
 SCALE = RelevanceScale(cosine_unrelated=0.2, cosine_related=0.7, keyword_half=1.0)
-EVEN = FusionConfig(vector_weight=0.5, keyword_weight=0.5)
+EVEN = FusionConfig(agreement=0.5)
 
 
 def candidate(
@@ -251,17 +251,27 @@ def test_bm25_is_taken_per_query_term_and_saturates() -> None:
     assert SCALE.of_keywords(1e9, query_terms=1) < 1.0
 
 
-def test_fusion_is_a_weighted_mean_with_missing_scores_zero_and_keeps_the_raw_scores() -> None:
+def test_the_stronger_search_decides_and_agreement_adds_a_share_keeping_the_raw_scores() -> None:
     fused = fuse_relevance(
         {"a": 0.7, "b": 0.45}, {"b": 2.0, "c": 6.0}, scale=SCALE, query_terms=2, config=EVEN
     )
 
-    assert fused["a"] == Relevance(0.5, cosine=0.7, bm25=None)
-    assert fused["b"].value == pytest.approx(0.5 * 0.5 + 0.5 * 0.5)
+    assert fused["a"] == Relevance(1.0, cosine=0.7, bm25=None)
+    assert fused["b"].value == pytest.approx(0.5 + 0.5 * 0.5)
     assert (fused["b"].cosine, fused["b"].bm25) == (0.45, 2.0)
-    assert fused["c"].value == pytest.approx(0.5 * 0.75)
+    assert fused["c"].value == pytest.approx(0.75)
     assert fused["c"].raw == 6.0 and fused["a"].raw == 0.7
-    assert list(fused) == ["a", "b", "c"]  # 0.5, 0.5 (ties by id), 0.375
+    assert list(fused) == ["a", "b", "c"]  # 1.0, 0.75, 0.75 (ties by id)
+
+
+def test_a_memory_one_search_alone_finds_keeps_its_full_relevance() -> None:
+    only_meaning = fuse_relevance({"a": 0.45}, {}, scale=SCALE, query_terms=3, config=EVEN)
+    no_agreement = fuse_relevance(
+        {"a": 0.45}, {"a": 2.0}, scale=SCALE, query_terms=2, config=FusionConfig(agreement=0.0)
+    )
+
+    assert only_meaning["a"].value == pytest.approx(0.5)
+    assert no_agreement["a"].value == pytest.approx(0.5)
 
 
 def test_fusion_does_not_depend_on_the_other_hits() -> None:
@@ -281,8 +291,9 @@ def test_fusion_refuses_non_finite_scores_and_bad_scales() -> None:
         RelevanceScale(cosine_unrelated=0.5, cosine_related=0.5)
     with pytest.raises(InvalidInput):
         RelevanceScale(cosine_unrelated=0.1, cosine_related=0.5, keyword_half=0.0)
-    with pytest.raises(InvalidInput):
-        FusionConfig(vector_weight=0.0, keyword_weight=0.0)
+    for agreement in (-0.1, 1.5, math.nan):
+        with pytest.raises(InvalidInput):
+            FusionConfig(agreement=agreement)
 
 
 fusion_scores = st.dictionaries(

@@ -19,7 +19,7 @@ class RecallConfig:
     fact_candidates: int = 20
     facts_in_context: int = 8
     token_budget: int = 300
-    min_relevance: float = 0.2
+    min_relevance: float = 0.1
     """Absolute relevance (:mod:`omoide.memory.ranking`) a memory needs to reach the
     prompt: below it, the best of an unrelated pool is still unrelated."""
     keyword_half: float = KEYWORD_HALF

@@ -29,14 +29,18 @@ _CUES: dict[Facet, tuple[str, ...]] = {
         r"|蛋糕|火锅|烧烤|聚餐|聚会|饿|减肥|医院|药|运动|健身",
     ),
     Facet.PEOPLE: (
-        r"\b(walk\w*|park|pet|dog|puppy|cat|kitty|vet|home|house|family|mom|mum|dad"
+        r"\b(walk\w*|park|pets?|dogs?|pupp(y|ies)|cats?|kitty|kitten|vet|leash|fetch|treats?"
+        r"|groom\w*|litter|fur|bark\w*|meow\w*|home|house|family|mom|mum|dad"
         r"|parents?|brother|sister|son|daughter|kids?|wife|husband|partner|girlfriend"
         r"|boyfriend|grandma|grandpa|friends?|visit\w*)\b",
-        r"산책|공원|강아지|댕댕|멍멍|고양이|냥이|반려|동물병원|집|가족|엄마|아빠|부모|형|오빠|누나|언니"
+        r"산책|공원|강아지|댕댕|멍멍|고양이|냥이|반려|동물병원|목줄|간식|사료|털|집사|집|가족|엄마"
+        r"|아빠|부모|형|오빠|누나|언니"
         r"|동생|아들|딸|아이|애들|남편|아내|와이프|여자친구|남자친구|여친|남친|할머니|할아버지|친구",
-        r"散歩|公園|犬|いぬ|猫|ねこ|ペット|動物病院|家|実家|家族|母|父|お母さん|お父さん|親"
+        r"散歩|公園|犬|いぬ|猫|ねこ|ペット|動物病院|リード|おやつ|毛|わんこ|にゃんこ|家|実家|家族"
+        r"|母|父|お母さん|お父さん|親"
         r"|兄|姉|弟|妹|息子|娘|子供|子ども|夫|妻|旦那|嫁|彼女|彼氏|祖母|祖父|友達",
-        r"散步|公园|狗|猫|宠物|遛|家|家人|妈|爸|父母|哥|姐|弟|妹|儿子|女儿|孩子|老公|老婆"
+        r"散步|公园|狗|猫|宠物|遛|牵引绳|狗绳|猫粮|狗粮|铲屎|毛孩子|家|家人|妈|爸|父母|哥|姐|弟|妹"
+        r"|儿子|女儿|孩子|老公|老婆"
         r"|女朋友|男朋友|奶奶|爷爷|外婆|朋友",
     ),
     Facet.PLANS: (

@@ -28,10 +28,11 @@ logger = logging.getLogger(__name__)
 
 FACT_QUANTILE = 0.5
 EPISODE_QUANTILE = 0.9
+SCALE_QUANTILE = 0.75
 MINIMUM_SPREAD = 0.05
 """The related level stays at least this far above the floor (a degenerate model)."""
-SCALE_VERSION = 2
-"""Bumped when the cached entry's fields change (2: ``related``)."""
+SCALE_VERSION = 3
+"""Bumped when the cached entry's fields change (2: ``related``; 3: ``unrelated_high``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +52,15 @@ class RelevanceFloor:
     unrelated_count: int
     related: float
     """The median similarity of paraphrases: where meaning says "the same thing"."""
+    unrelated_high: float
+    """The 75th percentile of unrelated similarities: where relevance starts."""
 
     def scale(self, *, keyword_half: float = KEYWORD_HALF) -> RelevanceScale:
-        """The absolute relevance scale of this model: 0 at the episode floor (unrelated
-        statements' 90th percentile), 1 at the paraphrases' median."""
+        """The absolute relevance scale of this model: 0 at the 75th percentile of
+        unrelated statements' similarities, 1 at the paraphrases' median (chosen on the
+        dev halves of the quality benchmarks among the 50th, 75th and 90th)."""
         return RelevanceScale(
-            cosine_unrelated=self.episodes,
+            cosine_unrelated=self.unrelated_high,
             cosine_related=self.related,
             keyword_half=keyword_half,
         )
@@ -68,7 +72,9 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
     facts = await embedder.embed_documents([second for _, second in pairs])
     similarities = queries @ facts.T
     unrelated = similarities[~np.eye(len(pairs), dtype=bool)].astype(np.float64)
-    facts, episodes = np.quantile(unrelated, [FACT_QUANTILE, EPISODE_QUANTILE])
+    facts, high, episodes = np.quantile(
+        unrelated, [FACT_QUANTILE, SCALE_QUANTILE, EPISODE_QUANTILE]
+    )
     paraphrases = np.diagonal(similarities)[: len(PARAPHRASE_PAIRS)].astype(np.float64)
     return RelevanceFloor(
         model_name=embedder.model_name,
@@ -77,6 +83,7 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
         unrelated_mean=float(unrelated.mean()),
         unrelated_count=int(unrelated.size),
         related=max(float(np.median(paraphrases)), float(episodes) + MINIMUM_SPREAD),
+        unrelated_high=float(high),
     )
 
 
