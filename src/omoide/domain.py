@@ -172,9 +172,6 @@ class Episode:
         return f"{self.user_message}\n{self.bot_message}".strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """Something believed about a viewer, with its provenance and validity times."""
 MAX_SLOT_CHARS = 120
 MAX_TERMS = 16
 MAX_TERM_CHARS = 200
@@ -195,6 +192,9 @@ def check_fact_slot(slot: str | None, terms: tuple[str, ...]) -> None:
             )
 
 
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """Something believed about a viewer, with its provenance and validity times."""
 
     id: str
     scope: Scope
@@ -212,21 +212,21 @@ def check_fact_slot(slot: str | None, terms: tuple[str, ...]) -> None:
     source_episode_ids: tuple[str, ...] = ()
     last_recalled_at: datetime | None = None
     recall_count: int = 0
-
-    def __post_init__(self) -> None:
-        check_unit_interval(self.confidence, name="confidence")
     slot: str | None = None
     """What the fact fills ("home", "pet:<species>", "like:<object>"): a later fact of the
     same slot updates it (see ``omoide.memory.fact_text``); None when untyped."""
     terms: tuple[str, ...] = ()
     """Key terms as the viewer said them: names, objects, places, dates."""
+
+    def __post_init__(self) -> None:
+        check_unit_interval(self.confidence, name="confidence")
         check_unit_interval(self.salience, name="salience")
         as_utc(self.recorded_at, name="recorded_at")
         as_utc(self.valid_from, name="valid_from")
+        check_fact_slot(self.slot, self.terms)
 
     @property
     def is_current(self) -> bool:
-        check_fact_slot(self.slot, self.terms)
         return self.superseded_at is None and self.trust is not TrustState.CONTRADICTED
 
 

@@ -70,7 +70,7 @@ class CountingEmbedder:
 
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
         self.calls.append(tuple(texts))
-        if self._failing is not None and any(self._failing in text for text in texts):
+        if self._failing is not None and self._failing in texts:
             raise BackendUnavailable("embedding server is down")
         return await self._inner.embed_documents(texts)
 
@@ -207,7 +207,7 @@ async def test_a_later_turn_in_a_batch_sees_the_facts_of_an_earlier_one(tmp_path
         assert [c.action for c in again.fact_changes] == ["confirm"]
         assert [c.action for c in reversed_.fact_changes] == ["update"]
         (current,) = await app.memory.list_facts(MINJUN)
-        assert current.text == "dislikes 롤 게임"
+        assert current.text == "롤 게임 싫어해요"
     finally:
         await app.aclose()
 
@@ -222,7 +222,7 @@ async def test_pipelined_batches_stop_at_the_first_bad_batch_like_a_loop(tmp_pat
         with pytest.raises(InvalidInput, match="character"):
             await app.memory.store_interaction_batches("haru", [good, bad, never])
         assert await app.store.count_episodes(MINJUN, where=EpisodeFilter()) == 1
-        assert [fact.text for fact in await app.memory.list_facts(MINJUN)] == ["likes 롤 게임"]
+        assert [fact.text for fact in await app.memory.list_facts(MINJUN)] == ["나 롤 게임 좋아해"]
         assert await app.store.count_episodes(YUKI, where=EpisodeFilter()) == 0
         assert await app.memory.store_interaction_batches("haru", []) == []
     finally:
@@ -257,7 +257,7 @@ async def test_a_batch_makes_a_bounded_number_of_embedder_calls(tmp_path: Path) 
     app = await open_app(tmp_path, embedder)
     foods = [f"food number {index}" for index in range(40)]
     turns = [
-        TurnInput(Scope("haru", f"viewer-{index % 7}"), f"I love {food}", force_store=True)
+        TurnInput(Scope("haru", f"viewer-{index % 7}"), f"I love {food}", "nice", force_store=True)
         for index, food in enumerate(foods)
     ]
     try:
@@ -270,7 +270,7 @@ async def test_a_batch_makes_a_bounded_number_of_embedder_calls(tmp_path: Path) 
         assert len(embedded) == len(set(embedded)) == 2 * len(foods)
 
         embedder.calls.clear()
-        again = [TurnInput(turn.scope, turn.user_message, force_store=True) for turn in turns]
+        again = [TurnInput(turn.scope, turn.user_message, "ok", force_store=True) for turn in turns]
         await app.memory.store_interactions("haru", again)
         assert len(embedder.calls) == 1  # fact texts seen before are not embedded again
     finally:
@@ -281,14 +281,14 @@ async def test_a_batch_makes_a_bounded_number_of_embedder_calls(tmp_path: Path) 
 async def test_a_failed_fact_embedding_fails_fact_keeping_not_the_stored_turns(
     tmp_path: Path,
 ) -> None:
-    embedder = CountingEmbedder(failing="likes 딸기")
+    embedder = CountingEmbedder(failing="나 딸기 좋아해")
     app = await open_app(tmp_path, embedder)
     try:
         stored = await app.memory.store_interactions(
             "haru",
             [
-                TurnInput(MINJUN, "저는 서울에 살아요", force_store=True),
-                TurnInput(YUKI, "나 딸기 좋아해", force_store=True),
+                TurnInput(MINJUN, "저는 서울에 살아요", "좋네요", force_store=True),
+                TurnInput(YUKI, "나 딸기 좋아해", "좋네요", force_store=True),
             ],
         )
         # Both fact texts were in the failed call; the episodes are stored all the same.

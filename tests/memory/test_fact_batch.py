@@ -11,7 +11,7 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import Episode, Scope, TrustState
+from omoide.domain import Episode, Fact, Scope, TrustState
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import InvalidInput
 from omoide.memory.extraction_rules import find_facts
@@ -23,6 +23,7 @@ from omoide.store.base import (
     FactChangeWrite,
     FactFilter,
     FactWrite,
+    Hit,
     MemoryStore,
     TurnWrite,
 )
@@ -90,7 +91,9 @@ def mixed_conversation() -> list[tuple[Scope, str]]:
 
 async def open_app(directory: Path, *, batch_limit: int) -> Omoide:
     settings = Settings(data_dir=directory, embedder="hashing", fact_batch_limit=batch_limit)
-    return await build(settings, clock=FixedClock(START), embedder=CountingEmbedder())
+    return await build(
+        settings, clock=FixedClock(START + timedelta(days=7)), embedder=CountingEmbedder()
+    )
 
 
 async def summaries(app: Omoide, scopes: Sequence[Scope]) -> list[object]:
@@ -152,6 +155,12 @@ class CountingStore:
         self.calls.append("write_fact_changes")
         await self.inner.write_fact_changes(character_id, changes)
 
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]:
+        self.calls.append("search_fact_keywords")
+        return await self.inner.search_fact_keywords(scope, text, where=where, limit=limit)
+
 
 async def batch_turns(app: Omoide, conversation: Sequence[tuple[Scope, str]]) -> list[BatchTurn]:
     """``conversation`` stored as episodes (no fact kept yet), with rule candidates and vectors."""
@@ -190,8 +199,9 @@ async def test_a_viewer_past_the_limit_is_left_to_the_per_turn_path(tmp_path: Pa
         assert kept[0] is None
         assert kept[1] is not None
         assert [change.action for change in kept[1]] == ["update"]
-        assert store.calls == ["current_facts", "write_fact_changes"]
-        assert [fact.text for fact in await app.memory.list_facts(YUKI)] == ["dislikes chess"]
+        # one read of current facts, one search for rejected facts per turn kept, one write
+        assert store.calls == ["current_facts", "search_fact_keywords", "write_fact_changes"]
+        assert [fact.text for fact in await app.memory.list_facts(YUKI)] == ["I hate chess"]
     finally:
         await app.aclose()
 
@@ -217,7 +227,7 @@ async def test_a_fact_changed_between_read_and_write_leaves_the_batch_unwritten(
         assert kept == [None, None]  # the per-turn path decides again from the store
         assert await app.memory.list_facts(YUKI) == []  # nothing of the batch was written
         assert [fact.text for fact in await app.memory.list_facts(MINJUN)] == [
-            "really likes tea (corrected)"
+            "I love tea (corrected)"
         ]
     finally:
         await app.aclose()
@@ -233,7 +243,10 @@ def test_later_turns_see_earlier_changes_and_near_duplicates_confirm() -> None:
         return Episode(f"e{number}", MINJUN, "...", "", START + timedelta(minutes=number), 0.8)
 
     def candidate(text: str) -> FactCandidate:
-        return FactCandidate(text, FactCategory.PREFERENCE, 0.75, 0.6, TrustState.STATED)
+        slot = text.replace("dislikes ", "dislike:").replace("likes ", "like:").replace(" ", "")
+        return FactCandidate(
+            text, FactCategory.PREFERENCE, 0.75, 0.6, TrustState.STATED, slot, (text,)
+        )
 
     tea = np.zeros(4, dtype=np.float32)
     tea[0] = 1.0

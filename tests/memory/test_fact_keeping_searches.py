@@ -58,14 +58,28 @@ async def embed(text: str) -> Vector:
     return vector
 
 
+def slot_of(text: str) -> str:
+    """ "likes ramen" -> "like:ramen", "dislikes ramen" -> "dislike:ramen"."""
+    verb, _, thing = text.partition(" ")
+    return f"{verb.removesuffix('s')}:{thing.replace(' ', '')}"
+
+
 def candidate(text: str) -> FactCandidate:
-    return FactCandidate(text, LIKES, 0.75, 0.6, TrustState.STATED)
+    thing = text.partition(" ")[2]
+    return FactCandidate(text, LIKES, 0.75, 0.6, TrustState.STATED, slot_of(text), (thing,))
 
 
 async def add_known(keeper: FactKeeper, *texts: str) -> None:
     for text in texts:
         await keeper.add_manual(
-            YUKI, text=text, category=LIKES, confidence=0.9, salience=0.6, at=AT
+            YUKI,
+            text=text,
+            category=LIKES,
+            confidence=0.9,
+            salience=0.6,
+            at=AT,
+            slot=slot_of(text),
+            terms=(text.partition(" ")[2],),
         )
 
 

@@ -27,6 +27,21 @@ async def test_added_fact_reads_back_unchanged(store: MemoryStore) -> None:
     assert await store.list_facts(VIEWER, where=FactFilter()) == [written]
 
 
+async def test_a_facts_slot_and_terms_read_back_and_change(store: MemoryStore) -> None:
+    written = dataclasses.replace(
+        fact(VIEWER, "f1", "来週の水曜日に面接があります"),
+        slot="plan:interview",
+        terms=("来週の水曜日", "面接"),
+    )
+    await store.add_facts(VIEWER, [fact_write(written)])
+    assert await store.get_fact(VIEWER, "f1") == written
+    (current,) = (await store.current_facts([VIEWER], limit=10))[VIEWER].facts  # type: ignore[union-attr]
+    assert (current.slot, current.terms) == ("plan:interview", ("来週の水曜日", "面接"))
+    changed = dataclasses.replace(written, slot=None, terms=())
+    await store.update_fact(VIEWER, changed, vector=None)
+    assert await store.get_fact(VIEWER, "f1") == changed
+
+
 async def test_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
     await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs"))])
     with pytest.raises(NotFound):

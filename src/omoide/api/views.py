@@ -104,6 +104,10 @@ class FactOut(LibraryView):
     source_episode_ids: list[str]
     recall_count: int
     last_recalled_at: datetime | None
+    slot: str | None = Field(
+        default=None, description='What the fact fills ("home", "pet:猫", "like:<object>")'
+    )
+    terms: list[str] = Field(default_factory=list, description="Key terms as the viewer said them")
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:

@@ -4,8 +4,8 @@ An extractor turns one exchange into :class:`FactDecision` values against the vi
 existing related facts: add a new fact, confirm a known one, update (supersede) one, or
 delete (contradict) one. :class:`RuleFactExtractor` needs no model and reads Korean,
 Japanese, Chinese and English; :class:`LLMFactExtractor` asks a chat model and validates
-its answer strictly. Facts are phrased as an English predicate followed by the viewer's
-own words ("likes 롤 게임", "name: 민준"): see :mod:`omoide.memory.fact_text`.
+its answer strictly. A fact's text is in the viewer's own words, typed by category, slot and
+key terms: see :mod:`omoide.memory.fact_text`.
 """
 
 from __future__ import annotations

@@ -30,7 +30,13 @@ import numpy as np
 from omoide.domain import Episode, Fact, FactCategory, Scope, Vector
 from omoide.errors import OmoideError
 from omoide.memory.extraction import FactCandidate, FactDecision, decide
-from omoide.memory.fact_updates import confirmed_fact, contradicted_fact, new_fact
+from omoide.memory.fact_updates import (
+    confirmed_fact,
+    contradicted_fact,
+    new_fact,
+    rejected_facts,
+    without_rejected,
+)
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import (
@@ -55,6 +61,8 @@ class BatchTurn:
     episode: Episode
     candidates: tuple[FactCandidate, ...]
     vectors: Mapping[str, Vector]
+    rejected: tuple[Fact, ...] = ()
+    """Facts a person rejected that this turn's words may repeat (read by :func:`keep_batch`)."""
 
 
 @dataclass(slots=True)
@@ -118,7 +126,9 @@ async def keep_batch(
     try:
         current = await store.current_facts(scopes, limit=limit) if scopes else {}
         fitting = {scope: facts for scope, facts in current.items() if facts is not None}
-        mine = [turn for turn in turns if turn.episode.scope in fitting]
+        mine = [
+            await _with_rejected(store, turn) for turn in turns if turn.episode.scope in fitting
+        ]
         decided = decide_batch(mine, fitting, duplicate_threshold=duplicate_threshold)
         await store.write_fact_changes(character_id, decided.writes)
     except OmoideError as exc:
@@ -129,6 +139,14 @@ async def keep_batch(
         for change in turn_changes:
             metrics.increment(f"facts.{change.action}")
     return [next(changes) if turn.episode.scope in fitting else None for turn in turns]
+
+
+async def _with_rejected(store: MemoryStore, turn: BatchTurn) -> BatchTurn:
+    """``turn`` with the rejected facts its words may repeat (as the per-turn path reads)."""
+    if not turn.candidates:
+        return turn
+    rejected = await rejected_facts(store, turn.episode.scope, turn.episode.user_message)
+    return replace(turn, rejected=tuple(rejected))
 
 
 def decide_batch(
@@ -142,7 +160,8 @@ def decide_batch(
     result = BatchDecisions()
     for turn in turns:
         viewer = viewers[turn.episode.scope]
-        decisions = decide(turn.candidates, list(viewer.facts.values()))
+        decided = decide(turn.candidates, list(viewer.facts.values()))
+        decisions = without_rejected(decided, turn.rejected)
         turn_changes = _Turn(turn, viewer, duplicate_threshold, result.writes).apply(decisions)
         result.changes.append(turn_changes)
     return result

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
 from omoide.domain import Fact, Scope, TrustState, new_id
-from omoide.memory.extraction import FactCandidate
+from omoide.memory.extraction import FactCandidate, FactDecision
+from omoide.memory.extraction_rules import is_rejected
+from omoide.store.base import FactFilter, MemoryStore
+
+REJECTED_SEARCH_LIMIT = 10
+"""How many versions (current or not) a turn's words are compared with for rejections."""
 
 CONFIRMATION_GAIN = 0.2
 """On confirmation, confidence moves this share of the way to 1.0 (diminishing returns)."""
@@ -50,3 +56,27 @@ def confirmed_fact(fact: Fact, sources: tuple[str, ...]) -> Fact:
 def contradicted_fact(fact: Fact, at: datetime) -> Fact:
     """``fact`` no longer holds from ``at``."""
     return replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
+
+
+async def rejected_facts(store: MemoryStore, scope: Scope, message: str) -> list[Fact]:
+    """Facts of ``scope`` a person rejected (corrected or contradicted) that share words
+    with ``message``: a viewer repeating one is not taken at their word again."""
+    if not message.strip():
+        return []
+    hits = await store.search_fact_keywords(
+        scope, message, where=FactFilter(include_inactive=True), limit=REJECTED_SEARCH_LIMIT
+    )
+    return [hit.item for hit in hits if hit.item.trust is TrustState.CONTRADICTED]
+
+
+def without_rejected(
+    decisions: Sequence[FactDecision], rejected: Sequence[Fact]
+) -> list[FactDecision]:
+    """``decisions`` without the adds and updates that would bring back a rejected fact."""
+    return [
+        decision
+        for decision in decisions
+        if decision.candidate is None
+        or decision.action not in ("add", "update")
+        or not any(is_rejected(decision.candidate, fact) for fact in rejected)
+    ]

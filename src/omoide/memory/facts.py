@@ -46,7 +46,13 @@ from omoide.memory.extraction import (
     find_facts,
 )
 from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchTurn, keep_batch
-from omoide.memory.fact_updates import confirmed_fact, contradicted_fact, new_fact
+from omoide.memory.fact_updates import (
+    confirmed_fact,
+    contradicted_fact,
+    new_fact,
+    rejected_facts,
+    without_rejected,
+)
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
@@ -170,6 +176,8 @@ class FactKeeper:
             decisions = await extractor.extract(
                 episode.user_message, episode.bot_message, user_name=user_name, existing=existing
             )
+        rejected = await rejected_facts(self._store, episode.scope, episode.user_message)
+        decisions = without_rejected(decisions, rejected)
         vectors = await self._vectors_for(decisions, text_vectors or {})
         return await self._apply_all(episode, decisions, vectors, related)
 
@@ -314,6 +322,8 @@ class FactKeeper:
         salience: float,
         at: datetime,
         source_episode_ids: Sequence[str] = (),
+        slot: str | None = None,
+        terms: Sequence[str] = (),
     ) -> Fact:
         """A fact a person states directly: stored as confirmed, never merged away."""
         candidate = FactCandidate(
@@ -322,6 +332,8 @@ class FactKeeper:
             confidence=check_unit_interval(confidence, name="confidence"),
             salience=check_unit_interval(salience, name="salience"),
             trust=TrustState.CONFIRMED,
+            slot=slot,
+            terms=tuple(terms),
         )
         fact = new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
         await self._store.add_facts(scope, [FactWrite(fact, await self._embed_one(fact.text))])
@@ -354,6 +366,9 @@ class FactKeeper:
         if text is None or text == old.text:
             await self._store.update_fact(scope, updated, vector=None)
             return updated
+        await self._store.update_fact(
+            scope, replace(old, trust=TrustState.CONTRADICTED), vector=None
+        )
         at = as_utc(at)
         new = replace(
             updated,

@@ -51,7 +51,7 @@ def episode_field_values(
 
 def fact_field_values(fact: Fact, encoding: FieldEncoding) -> tuple[object, ...]:
     """text, category, confidence, salience, recorded_at, valid_from, trust, confirmation
-    count, valid_to, superseded_at, supersedes, last_recalled_at, recall_count."""
+    count, valid_to, superseded_at, supersedes, last_recalled_at, recall_count, slot, terms."""
     if not isinstance(fact.text, str):
         raise InvalidInput(f"fact {fact.id!r} text must be a string")
     return (
@@ -68,6 +68,8 @@ def fact_field_values(fact: Fact, encoding: FieldEncoding) -> tuple[object, ...]
         fact.supersedes,
         encoding.optional_time(fact.last_recalled_at, "last_recalled_at"),
         fact.recall_count,
+        fact.slot,
+        encoding.strings(fact.terms, name="terms"),
     )
 
 

@@ -55,7 +55,8 @@ def fact_columns(source_ids: str) -> str:
     return (
         "s.character_id, s.user_id, f.id, f.text, f.category, f.confidence, f.salience, "
         "f.recorded_at, f.valid_from, f.trust, f.confirmation_count, f.valid_to, "
-        "f.superseded_at, f.supersedes, f.last_recalled_at, f.recall_count, " + source_ids
+        "f.superseded_at, f.supersedes, f.last_recalled_at, f.recall_count, f.slot, f.terms, "
+        + source_ids
     )
 
 
@@ -103,9 +104,11 @@ class RowDecoder:
             valid_to=self.read_optional_time(row[11]),
             superseded_at=self.read_optional_time(row[12]),
             supersedes=row[13],
-            source_episode_ids=self.read_strings(row[16]),
+            source_episode_ids=self.read_strings(row[18]),
             last_recalled_at=self.read_optional_time(row[14]),
             recall_count=row[15],
+            slot=row[16],
+            terms=self.read_strings(row[17]),
         )
 
     def emotion(self, row: Row) -> EmotionRecord:

@@ -29,17 +29,18 @@ from omoide.store.server.tombstones import write_tombstones
 FROM_FACTS = "FROM facts f JOIN scopes s ON s.id = f.scope_id"
 _FACT_FIELDS = (
     "text, category, confidence, salience, recorded_at, valid_from, trust, confirmation_count, "
-    "valid_to, superseded_at, supersedes, last_recalled_at, recall_count"
+    "valid_to, superseded_at, supersedes, last_recalled_at, recall_count, slot, terms"
 )
 _INSERT_FACT = (
     f"INSERT INTO facts (id, scope_id, {_FACT_FIELDS}, embedding) VALUES "
-    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING internal_id"
+    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+    "RETURNING internal_id"
 )
 _UPDATE_FACT = (
     "UPDATE facts SET text = %s, category = %s, confidence = %s, salience = %s, "
     "recorded_at = %s, valid_from = %s, trust = %s, confirmation_count = %s, valid_to = %s, "
-    "superseded_at = %s, supersedes = %s, last_recalled_at = %s, recall_count = %s "
-    "WHERE internal_id = %s"
+    "superseded_at = %s, supersedes = %s, last_recalled_at = %s, recall_count = %s, "
+    "slot = %s, terms = %s WHERE internal_id = %s"
 )
 
 

@@ -137,12 +137,18 @@ _API_KEYS = (
         version bigint NOT NULL)""",
 )
 
+_FACT_SLOTS = (
+    "ALTER TABLE facts ADD COLUMN slot text",
+    "ALTER TABLE facts ADD COLUMN terms text[] NOT NULL DEFAULT '{}'",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_records", _RECORDS),
     Migration(2, "create_service_state", _SERVICE_STATE),
     Migration(3, "create_growth", GROWTH_TABLES),
     Migration(4, "claim_growth_work", GROWTH_CLAIMS),
     Migration(5, "create_api_keys", _API_KEYS),
+    Migration(6, "add_fact_slot_and_terms", _FACT_SLOTS),
 )
 
 

@@ -33,16 +33,17 @@ from omoide.store.sqlite.vectors import VectorSpace
 _FROM_FACTS = "FROM facts f JOIN scopes s ON s.id = f.scope_id"
 _FACT_FIELDS = (
     "text, category, confidence, salience, recorded_at, valid_from, trust, confirmation_count, "
-    "valid_to, superseded_at, supersedes, last_recalled_at, recall_count"
+    "valid_to, superseded_at, supersedes, last_recalled_at, recall_count, slot, terms"
 )
 _INSERT_FACT = (
     f"INSERT INTO facts (id, scope_id, {_FACT_FIELDS}) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING internal_id"
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING internal_id"
 )
 _UPDATE_FACT = (
     "UPDATE facts SET text = ?, category = ?, confidence = ?, salience = ?, recorded_at = ?, "
     "valid_from = ?, trust = ?, confirmation_count = ?, valid_to = ?, superseded_at = ?, "
-    "supersedes = ?, last_recalled_at = ?, recall_count = ? WHERE internal_id = ?"
+    "supersedes = ?, last_recalled_at = ?, recall_count = ?, slot = ?, terms = ? "
+    "WHERE internal_id = ?"
 )
 
 

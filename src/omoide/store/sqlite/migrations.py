@@ -164,10 +164,17 @@ def rebuild_keyword_rows(connection: apsw.Connection) -> None:
         )
 
 
+def add_fact_slot_and_terms(connection: apsw.Connection) -> None:
+    """A fact's slot (what it fills, or NULL) and key terms (a JSON list of strings)."""
+    connection.execute("ALTER TABLE facts ADD COLUMN slot TEXT")
+    connection.execute("ALTER TABLE facts ADD COLUMN terms TEXT NOT NULL DEFAULT '[]'")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_core_tables", create_core_tables),
     Migration(2, "create_keyword_tables", create_keyword_tables),
     Migration(3, "rebuild_keyword_rows_with_stemming", rebuild_keyword_rows),
+    Migration(4, "add_fact_slot_and_terms", add_fact_slot_and_terms),
 )
 
 
