@@ -377,6 +377,7 @@ async def build(
         clock=clock,
         metrics=metrics,
     )
+    characters = CharacterLibrary(settings.characters_dirs)
     recaller = Recaller(
         store=store,
         embedder=query_embedder,
@@ -384,6 +385,7 @@ async def build(
         config=config,
         clock=clock,
         floors=floors,
+        names=characters,
     )
     memory = MemoryManager(
         store=store,
@@ -393,7 +395,6 @@ async def build(
         config=config,
         clock=clock,
     )
-    characters = CharacterLibrary(settings.characters_dirs)
     queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
     growth, identity = build_identity(settings, store, characters, clock, metrics)

@@ -277,3 +277,34 @@ async def test_the_profile_use_case_chooses_by_weight_or_by_message(app: Omoide)
 
     assert [entry.fact.text for entry in plain.entries] == ["has a corgi named Toast"]
     assert steered.entries[0].relevance > plain.entries[0].relevance
+
+
+# --- the character's name ---------------------------------------------------------------------
+
+
+def test_the_characters_names_are_taken_out_of_the_keyword_query() -> None:
+    from omoide.memory.addressing import without_names
+
+    names = ("haru", "하루 (Haru)", "하루", "Haru")
+    assert without_names("Haru, do you remember my game?", names) == ", do you remember my game?"
+    assert without_names("하루 안녕~ 오늘도 왔어요", names) == "안녕~ 오늘도 왔어요"
+    assert without_names("harukaze is a song", names) == "harukaze is a song"
+    assert without_names("hi a", ("a",)) == "hi a"
+
+
+@pytest.mark.anyio
+async def test_greetings_by_name_do_not_outrank_what_the_viewer_asks_about(app: Omoide) -> None:
+    for day in range(6):
+        await app.memory.store_interaction(
+            MINA, "하루 안녕~ 오늘도 왔어요", "어서 와!", timestamp=START - timedelta(days=20 - day)
+        )
+    await app.memory.store_interaction(
+        MINA, "제 최애 게임은 스타듀밸리예요", "좋은 게임!", timestamp=START - timedelta(days=9)
+    )
+
+    search = await app.memory.search(MINA, "하루 내 최애 게임 기억나?")
+
+    assert "스타듀밸리" in search.episodes[0].item.user_message
+    greetings = [entry for entry in search.episodes if "안녕" in entry.item.user_message]
+    assert all(entry.components.bm25 is None for entry in greetings)
+    assert await app.characters.names_of("haru") == ("haru", "하루 (Haru)", "하루", "Haru")

@@ -14,6 +14,7 @@ a variable that does not exist fails when the character is loaded, not mid-strea
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -32,6 +33,10 @@ from omoide.errors import ConfigError, InvalidInput, NotFound
 PROFILE_FILE: Final = "profile.yaml"
 TEMPLATE_FILE: Final = "system_prompt.j2"
 _SAMPLE_MOMENT: Final = datetime(2000, 1, 2, 3, 4, tzinfo=UTC)
+
+
+_NAME_PARTS = re.compile(r"[()（）/,、·|]")
+"""A profile name such as "하루 (Haru)" is called by each of its parts too."""
 
 
 def builtin_characters_dir() -> Path:
@@ -82,6 +87,17 @@ class CharacterLibrary:
         """The character ``character_id``: NotFound if no folder has it."""
         check_character_id(character_id)
         return await anyio.to_thread.run_sync(self._load_blocking, character_id)
+
+    async def names_of(self, character_id: str) -> tuple[str, ...]:
+        """What viewers call ``character_id``: its id and, when the library has its
+        profile, its name (an unknown character is only its id)."""
+        try:
+            character = await self.load(character_id)
+        except NotFound:
+            return (character_id,)
+        name = character.profile.name
+        parts = (part.strip() for part in _NAME_PARTS.split(name))
+        return tuple(dict.fromkeys((character_id, name, *(part for part in parts if part))))
 
     def _scan_ids(self) -> list[str]:
         found: set[str] = set()

@@ -20,6 +20,7 @@ from omoide.clock import Clock
 from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector, as_utc
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
+from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
 from omoide.memory.diversity import Repeats, collapse_repeats, said
@@ -74,9 +75,11 @@ class Recaller:
         config: MemoryConfig,
         clock: Clock,
         floors: RelevanceFloor,
+        names: CharacterNames | None = None,
         reinforcements: Reinforcements | None = None,
     ) -> None:
         self._store = store
+        self._names = names
         self._reinforcements = reinforcements or Reinforcements(store)
         self._embedder = embedder
         self._counter = counter
@@ -132,8 +135,9 @@ class Recaller:
         searched = not for_prompt or not is_low_signal(query)
         recall = self._config.recall
         episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
-        found = await self._search(scope, query, now, searched, for_prompt, episodes_where)
-        terms = len(set(analyze_query(query))) if searched else 0
+        words = await self._words_of(scope, query)
+        found = await self._search(scope, query, words, now, (searched, for_prompt), episodes_where)
+        terms = len(set(analyze_query(words))) if searched else 0
         facts = self._rank(
             [hit for hit in found.fact_vector if hit.item.recorded_at <= now],
             [hit for hit in found.fact_keyword if hit.item.recorded_at <= now],
@@ -209,15 +213,24 @@ class Recaller:
         found = await self._store.episode_neighbours(scope, anchors, where=where)
         return with_neighbours(ranked, found, config)
 
+    async def _words_of(self, scope: Scope, query: str) -> str:
+        """The query the keyword search reads: without the character's own names."""
+        if self._names is None:
+            return query
+        return without_names(query, await self._names.names_of(scope.character_id))
+
     async def _search(
         self,
         scope: Scope,
         query: str,
+        words: str,
         now: datetime,
-        searched: bool,
-        with_profile: bool,
+        wanted: tuple[bool, bool],
         episodes_where: EpisodeFilter,
     ) -> _Found:
+        """Both searches (``words`` for the keyword one), the emotions and, for the
+        prompt, the current facts; ``wanted`` is (search at all, read the profile)."""
+        searched, with_profile = wanted
         found = _Found([], [], [], [], [], [])
         recall = self._config.recall
         facts_where = FactFilter()
@@ -232,11 +245,13 @@ class Recaller:
             )
 
         async def by_keywords() -> None:
+            if not words.strip():
+                return
             found.episode_keyword = await self._store.search_episode_keywords(
-                scope, query, where=episodes_where, limit=recall.episode_candidates
+                scope, words, where=episodes_where, limit=recall.episode_candidates
             )
             found.fact_keyword = await self._store.search_fact_keywords(
-                scope, query, where=facts_where, limit=recall.fact_candidates
+                scope, words, where=facts_where, limit=recall.fact_candidates
             )
 
         async def emotions() -> None:
