@@ -12,7 +12,7 @@ import hashlib
 import unicodedata
 from bisect import bisect_right
 
-from omoide.store.keywords import QUERY_STOP_WORDS, normalize, stem
+from omoide.store.keywords import QUERY_STOP_WORDS, is_laughter, normalize, stem
 
 _UNSPACED_RANGES = (
     (0x0E00, 0x0EFF),
@@ -72,7 +72,10 @@ def reference_query(text: str) -> list[str]:
             tokens.extend(run[index : index + 2] for index in range(len(run) - 1))
         else:
             tokens.append(run)
-    content = [token for token in tokens if token not in QUERY_STOP_WORDS]
+    # laughter left queries later (tests/store/test_keywords_analyzer.py pins it)
+    content = [
+        token for token in tokens if token not in QUERY_STOP_WORDS and not is_laughter(token)
+    ]
     return list(dict.fromkeys(stem(token) for token in content or tokens))
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.store.keywords import analyze_document, analyze_query, normalize
+from omoide.store.keywords import analyze_document, analyze_query, is_laughter, normalize
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,21 @@ def test_stop_words_are_matched_before_stemming() -> None:
     """The stop word "really" stems to "realli", which is not one: it is still dropped."""
     assert analyze_query("really nice homework") == ["nice", "homework"]
     assert analyze_query("really") == ["realli"]
+
+
+@pytest.mark.parametrize(
+    "laughter",
+    ["ᄏᄏ", "ㅋㅋ", "ᅲᅲ", "www", "wwwww", "草", "草草", "哈哈", "呵呵", "lol", "lmao", "haha", "xd"],
+)
+def test_laughter_is_no_search_term(laughter: str) -> None:
+    assert is_laughter(laughter)
+    assert analyze_query(f"{laughter} 고양이 cat 猫") == analyze_query("고양이 cat 猫")
+
+
+@pytest.mark.parametrize("word", ["wow", "hawk", "whale", "law", "哈尔滨", "草莓", "ha", "we"])
+def test_words_that_only_look_like_laughter_stay(word: str) -> None:
+    assert not is_laughter(word)
+
+
+def test_a_query_of_laughter_alone_keeps_it() -> None:
+    assert analyze_query("ㅋㅋㅋ") == ["ᄏᄏ"]

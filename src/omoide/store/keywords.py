@@ -108,10 +108,10 @@ def analyze_document(text: str, *, stem_words: bool = True) -> list[str]:
 def analyze_query(text: str, *, stem_words: bool = True) -> list[str]:
     """The distinct tokens to search for ``text``, in first-seen order.
 
-    English function words ("what", "do", "you", ...) are dropped from queries when the
-    query has any other token: in a viewer's small history they match nearly every
-    message, and min-max normalisation over the candidates would then promote noise. A
-    query made only of function words keeps them. Stop words are matched before stemming.
+    English function words ("what", "do", "you", ...) and laughter ("ㅋㅋ", "www", "哈哈",
+    "lol": :func:`is_laughter`) are dropped from queries when the query has any other
+    token: in a viewer's small history they match nearly every message. A query made only
+    of them keeps them. Stop words are matched before stemming.
     """
     reduce = stem if stem_words else _unchanged
     tokens: list[str] = []
@@ -120,8 +120,22 @@ def analyze_query(text: str, *, stem_words: bool = True) -> list[str]:
             tokens.extend(_bigrams(run))
         else:
             tokens.append(run)
-    content = [token for token in tokens if token not in QUERY_STOP_WORDS]
+    content = [
+        token for token in tokens if token not in QUERY_STOP_WORDS and not is_laughter(token)
+    ]
     return list(dict.fromkeys(reduce(token) for token in content or tokens))
+
+
+_LAUGHTER = re.compile(
+    r"[\u1100-\u11ff\u3130-\u318f]+|w{2,}|(?:ha){2,}h?|(?:he){2,}h?|(?:hi){2,}|l+o+l+|lmf?a+o+"
+    r"|xd+|草+|笑+|[哈呵嘿嘻]+"
+)
+
+
+def is_laughter(token: str) -> bool:
+    """Laughter, crying and bare jamo ("ㅋㅋ", "ㅠㅠ", "www", "草", "哈哈", "lol"): a token
+    that says how the viewer felt, not what they talked about, so it is no search term."""
+    return _LAUGHTER.fullmatch(token) is not None
 
 
 _STEMMERS = threading.local()
