@@ -136,6 +136,21 @@ async def test_tokens_stream_and_the_turn_is_remembered(
     assert found.json()["episodes"][0]["bot_message"] == "I remember you like League!"
 
 
+async def test_a_pasted_text_of_a_hundred_thousand_characters_is_answered_and_remembered(
+    client: httpx.AsyncClient, model: FakeChatServer, viewer: str
+) -> None:
+    paragraph = "Chapter notes: the lighthouse keeper counts ships at dawn. 등대지기는 배를 센다. "
+    message = (paragraph * (100_000 // len(paragraph) + 1))[:100_000]
+    events = await talk(client, chat(viewer, message))
+    done = events[-1]
+    assert done["type"] == "done"
+    assert model.received[-1].body["messages"][-1] == {"role": "user", "content": message}
+    await stored_episode_ids(client, viewer, done["turn_id"])
+    exported = (await client.get(viewer_path("haru", viewer) + "/export")).json()
+    (episode,) = [item for item in exported["episodes"] if item["episode_id"] == done["turn_id"]]
+    assert episode["user_message"] == message
+
+
 async def test_the_next_reply_uses_the_memory(
     client: httpx.AsyncClient, model: FakeChatServer, viewer: str
 ) -> None:
@@ -185,7 +200,7 @@ async def test_a_model_that_breaks_off_ends_the_stream_with_an_error(
     [
         (chat("minjun", "hi", character="nobody"), 404),
         (chat("minjun", ""), 422),
-        (chat("minjun", "x" * 2001), 422),
+        (chat("minjun", "x" * 100_001), 422),
         (chat("u" * 257, "hi"), 422),
         ({**chat("minjun", "hi"), "session_id": 7}, 422),
         ({**chat("minjun", "hi"), "user_name": ""}, 422),

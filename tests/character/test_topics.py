@@ -195,3 +195,13 @@ def test_recent_topics_stay_bounded_and_unique(messages: list[str], keep: int) -
         assert len(folded) == len(set(folded)) <= keep
         newest = tracker.extract(message)
         assert state.recent_topics[: len(newest)] == newest[:keep]
+
+
+def test_a_long_paste_is_read_for_topics_from_its_beginning(tracker: TopicTracker) -> None:
+    from omoide.character.topics import TOPIC_TEXT_CHARS
+
+    opening = "I played Minecraft with Jonathan all weekend. "
+    paste = opening + "Filler words about Nothingburg. " * 4000
+
+    assert tracker.extract(paste) == tracker.extract(paste[:TOPIC_TEXT_CHARS])
+    assert "Minecraft" in tracker.extract(paste)

@@ -308,3 +308,14 @@ async def test_greetings_by_name_do_not_outrank_what_the_viewer_asks_about(app: 
     greetings = [entry for entry in search.episodes if "안녕" in entry.item.user_message]
     assert all(entry.components.bm25 is None for entry in greetings)
     assert await app.characters.names_of("haru") == ("haru", "하루 (Haru)", "하루", "Haru")
+
+
+def test_recall_reads_a_long_pastes_beginning_and_end() -> None:
+    from omoide.memory.recall import RECALL_QUERY_CHARS, bounded_query
+
+    paste = "A" * 5000 + "what do you think of my cat?"
+    bounded = bounded_query(paste)
+
+    assert len(bounded) <= RECALL_QUERY_CHARS + 1
+    assert bounded.startswith("AAA") and bounded.endswith("what do you think of my cat?")
+    assert bounded_query("short") == "short"

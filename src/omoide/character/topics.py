@@ -40,6 +40,7 @@ DEFAULT_KEEP: Final = 5
 MAX_PROPER_NOUNS_PER_TEXT: Final = 3
 MAX_PHRASE_WORDS: Final = 4
 
+TOPIC_TEXT_CHARS = 4000
 _LATIN_LETTER = "A-Za-z\u00c0-\u024f"
 _HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
 _CJK_TEXT = re.compile(f"[{_HANGUL}\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -149,8 +150,11 @@ class TopicTracker:
         self, user_message: str, reply: str = "", *, viewer_name: str | None = None
     ) -> tuple[str, ...]:
         """Topics of one exchange, deduplicated: the viewer's message's, then the reply's
-        dictionary topics that share a topic or category with them."""
+        dictionary topics that share a topic or category with them. A long text (a paste)
+        is read from its first ``TOPIC_TEXT_CHARS`` characters: the topics of a 100,000
+        character message took half a minute and name its beginning anyway."""
         ignored = self._ignored | _name_tokens([viewer_name] if viewer_name else [])
+        user_message, reply = user_message[:TOPIC_TEXT_CHARS], reply[:TOPIC_TEXT_CHARS]
         own = self._topics_of(user_message, ignored)
         return _deduplicate(
             [*own, *self._reply_topics(reply, own, user_message)], limit=MAX_RECENT_TOPICS

@@ -28,12 +28,19 @@ from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
 from omoide.memory.queue import TurnQueue
 from omoide.memory.recall import Recollection
-from omoide.memory.turns import MAX_TOPICS, TurnInput, TurnState, check_message
+from omoide.memory.turns import (
+    MAX_MESSAGE_CHARS,
+    MAX_TOPICS,
+    TurnInput,
+    TurnState,
+    check_message,
+)
 from omoide.metrics import Metrics
 
 logger = logging.getLogger(__name__)
 
-MAX_CHAT_MESSAGE_CHARS = 2000
+MAX_CHAT_MESSAGE_CHARS = MAX_MESSAGE_CHARS
+"""A chat message may be as long as any stored message (a pasted text is real input)."""
 
 
 class ProfileSource(Protocol):

@@ -32,16 +32,18 @@ _CUES: dict[Facet, tuple[str, ...]] = {
         r"\b(walk\w*|park|pets?|dogs?|pupp(y|ies)|cats?|kitty|kitten|vet|leash|fetch|treats?"
         r"|groom\w*|litter|fur|bark\w*|meow\w*|home|house|family|mom|mum|dad"
         r"|parents?|brother|sister|son|daughter|kids?|wife|husband|partner|girlfriend"
-        r"|boyfriend|grandma|grandpa|friends?|visit\w*)\b",
+        r"|boyfriend|grandma|grandpa|friends?|visit\w*|couples?|dating|date night|single|ex)\b",
         r"산책|공원|강아지|댕댕|멍멍|고양이|냥이|반려|동물병원|목줄|간식|사료|털|집사|집|가족|엄마"
         r"|아빠|부모|형|오빠|누나|언니"
-        r"|동생|아들|딸|아이|애들|남편|아내|와이프|여자친구|남자친구|여친|남친|할머니|할아버지|친구",
+        r"|동생|아들|딸|아이|애들|남편|아내|와이프|여자친구|남자친구|여친|남친|할머니|할아버지|친구"
+        r"|커플|연애|데이트|솔로|전여친|전남친",
         r"散歩|公園|犬|いぬ|猫|ねこ|ペット|動物病院|リード|おやつ|毛|わんこ|にゃんこ|家|実家|家族"
         r"|母|父|お母さん|お父さん|親"
-        r"|兄|姉|弟|妹|息子|娘|子供|子ども|夫|妻|旦那|嫁|彼女|彼氏|祖母|祖父|友達",
+        r"|兄|姉|弟|妹|息子|娘|子供|子ども|夫|妻|旦那|嫁|彼女|彼氏|祖母|祖父|友達"
+        r"|カップル|デート|恋愛|元カノ|元カレ",
         r"散步|公园|狗|猫|宠物|遛|牵引绳|狗绳|猫粮|狗粮|铲屎|毛孩子|家|家人|妈|爸|父母|哥|姐|弟|妹"
         r"|儿子|女儿|孩子|老公|老婆"
-        r"|女朋友|男朋友|奶奶|爷爷|外婆|朋友",
+        r"|女朋友|男朋友|奶奶|爷爷|外婆|朋友|情侣|约会|恋爱|单身|前任",
     ),
     Facet.PLANS: (
         r"\b(this week|next week|weekend|tomorrow|tonight|soon|busy|schedule|plans?"

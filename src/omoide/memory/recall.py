@@ -132,6 +132,7 @@ class Recaller:
         it every candidate is ranked, for inspection. ``limit`` overrides how many facts and
         episodes are kept (at most the candidates).
         """
+        query = bounded_query(query)
         searched = not for_prompt or not is_low_signal(query)
         recall = self._config.recall
         episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
@@ -298,6 +299,19 @@ class Recaller:
             for item_id, score in relevance.items()
         ]
         return rank(candidates, weights=self._config.ranking, now=now)
+
+
+RECALL_QUERY_CHARS = 2000
+"""How much of a message recall reads: a pasted text's beginning and end (where a question
+about it usually is), not a 100,000 character query to embed and search."""
+
+
+def bounded_query(query: str) -> str:
+    """``query``, or its first and last ``RECALL_QUERY_CHARS / 2`` characters."""
+    if len(query) <= RECALL_QUERY_CHARS:
+        return query
+    half = RECALL_QUERY_CHARS // 2
+    return f"{query[:half]}\n{query[-half:]}"
 
 
 def first_omoide_error(failures: BaseExceptionGroup[BaseException]) -> BaseException:
