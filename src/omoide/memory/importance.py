@@ -183,7 +183,10 @@ def _parse_importance(value: object) -> float:
 
 
 class ImportanceScorer:
-    """Rules first; the ambiguous band goes to the model when there is one."""
+    """Rules first; the ambiguous band goes to the model when there is one.
+
+    The band starts at 0.35, above ordinary small talk's 0.32: with a model configured,
+    every "it's raining" of a stream would otherwise cost a model call."""
 
     def __init__(
         self,
@@ -191,7 +194,7 @@ class ImportanceScorer:
         llm: ChatModel | None,
         metrics: Metrics,
         store_threshold: float = 0.3,
-        ambiguous_band: tuple[float, float] = (0.3, 0.6),
+        ambiguous_band: tuple[float, float] = (0.35, 0.6),
     ) -> None:
         low, high = ambiguous_band
         check_unit_interval(low, name="ambiguous_band low")
