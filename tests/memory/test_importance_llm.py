@@ -51,7 +51,7 @@ class QueuedModel:
 
 AMBIGUOUS = ("오늘 회의가 길었어", "수고했어!")  # rules: 0.32 + 0.5 * 0.2 = 0.42
 TRIVIAL = ("ㅋㅋㅋ", "ㅋㅋ 웃기다")  # rules: 0.05
-SMALL_TALK = ("It's raining here again today", "Stay dry!")  # rules: 0.32, below the band
+SMALL_TALK = ("It's raining here again today", "Stay dry!")  # rules: 0.32 without feeling
 CLEAR = ("제 이름은 민준이고 롤 게임 정말 좋아해요. 내일이 생일이라 너무 설레!", "축하해!")
 
 
@@ -67,12 +67,20 @@ async def test_without_a_model_the_rules_decide() -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("turn", [TRIVIAL, SMALL_TALK, CLEAR])
+@pytest.mark.parametrize("turn", [TRIVIAL, CLEAR])
 async def test_turns_outside_the_band_never_reach_the_model(turn: tuple[str, str]) -> None:
     metrics = Metrics()
     result = await scorer(QueuedModel(), metrics).score(*turn, emotion_intensity=0.5)
     assert result == score_by_rules(*turn, emotion_intensity=0.5)
     assert result.method is ScoringMethod.RULES
+    assert metrics.get("importance.llm_calls") == 0
+
+
+@pytest.mark.anyio
+async def test_ordinary_small_talk_without_feeling_never_reaches_the_model() -> None:
+    metrics = Metrics()
+    result = await scorer(QueuedModel(), metrics).score(*SMALL_TALK, emotion_intensity=0.0)
+    assert result.score == pytest.approx(0.32)
     assert metrics.get("importance.llm_calls") == 0
 
 
