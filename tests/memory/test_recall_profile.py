@@ -319,3 +319,16 @@ def test_recall_reads_a_long_pastes_beginning_and_end() -> None:
     assert len(bounded) <= RECALL_QUERY_CHARS + 1
     assert bounded.startswith("AAA") and bounded.endswith("what do you think of my cat?")
     assert bounded_query("short") == "short"
+
+
+def test_a_cued_group_alone_does_not_flood_the_profile() -> None:
+    likes = [
+        fact(f"likes hobby {index}", FactCategory.PREFERENCE, salience=0.9) for index in range(6)
+    ]
+    pet = fact("has a parrot named Kiwi", FactCategory.PERSONAL, salience=0.3)
+    cue_lift = {entry.id: 0.4 for entry in likes}
+
+    profile = build_profile(MINA, [*likes, pet], relevance=cue_lift, config=ProfileConfig())
+
+    assert sum(entry.facet is Facet.LIKES for entry in profile.entries) == 3
+    assert pet.id in profile.fact_ids

@@ -58,7 +58,7 @@ ENGLISH_SMALL_TALK = [
 
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[Omoide]:
-    clock = FixedClock(START)
+    clock = FixedClock(START + timedelta(days=30))  # every turn below is in its past
     built = await build(Settings(data_dir=tmp_path), clock=clock)
     try:
         yield built
@@ -107,7 +107,10 @@ async def test_japanese_deadlock_preference_is_recalled_by_topic(app: Omoide) ->
     later = START + timedelta(days=6)
     recollection = await app.memory.retrieve_context(scope, "Deadlockのビルド教えて", now=later)
     assert "Deadlock" in recollection.rendered.text
-    fact_texts = [ranked.item.text for ranked in recollection.context.facts]
+    profile = recollection.context.profile
+    assert profile is not None
+    fact_texts = [entry.fact.text for entry in profile.entries]
+    fact_texts += [ranked.item.text for ranked in recollection.context.facts]
     assert any("Deadlock" in text for text in fact_texts)
     assert "疲れ" not in recollection.rendered.text, "an unrelated memory reached the prompt"
 

@@ -5,8 +5,9 @@ that mentions JSON), it answers with an empty but valid value: ``[]`` when the f
 after the last mention of JSON is ``[``, otherwise ``{}``. Otherwise it answers the last
 user message in that message's language (Japanese, Korean or English) with a leading
 ``[EMOTION:name]`` tag (happy, sad, curious or excited, chosen by keywords), a short quote of
-what was said and, when the system prompt lists remembered things as ``- `` bullets, the
-bullet sharing the most words with the message, so a demo shows memory being used.
+what was said and, when the system prompt's ``<memories>`` section lists remembered things
+as ``- `` bullets, the one sharing the most words with the message (else the first, the
+section's best), so a demo shows memory being used.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _BULLET = re.compile(r"^\s*(?:[-*•・]|\d+[.)])\s+(.+?)\s*$", re.MULTILINE)
 _WORD = re.compile(r"\w+")
 _PARENTHESISED = re.compile(r"\s*[(（][^()（）]*[)）]")
+_MEMORIES = re.compile(r"<memories>(.*?)</memories>", re.DOTALL)
 _QUOTE_LIMIT = 40
 
 _SAD_WORDS = (
@@ -87,10 +89,16 @@ def _emotion(text: str) -> str:
 
 
 def _remembered(system_prompt: str, said: str) -> str | None:
-    """The bullet of the system prompt sharing the most words with what was said."""
+    """The remembered bullet (inside ``<memories>``) sharing the most words with what was
+    said; the first one when none shares more (the section is in priority order: the
+    viewer profile, then the best matches). Bullets elsewhere in the prompt (the
+    character's personality, the relationship) are not memories."""
+    block = _MEMORIES.search(system_prompt)
+    if block is None:
+        return None
     said_words = {word.lower() for word in _WORD.findall(said)}
-    best, best_overlap = None, 0
-    for bullet in _BULLET.findall(system_prompt):
+    best, best_overlap = None, -1
+    for bullet in _BULLET.findall(block.group(1)):
         bullet_words = {word.lower() for word in _WORD.findall(bullet)}
         overlap = len(said_words & bullet_words)
         if overlap > best_overlap:

@@ -36,8 +36,9 @@ class ProfileConfig:
     max_entries: int = 10
     per_facet: int = 3
     relevance_share: float = 0.5
-    relevant_at: float = 0.35
-    """A fact at least this relevant to the message is kept whatever its group holds."""
+    relevant_at: float = 0.5
+    """A fact at least this relevant to the message is kept whatever its group holds
+    (above the lift a cued group gets, so a cue alone never floods the profile)."""
 
     def __post_init__(self) -> None:
         for name, value in (
