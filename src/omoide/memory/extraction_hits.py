@@ -112,6 +112,11 @@ def possible_rules(text: str, *, gated: bool = True) -> Iterator[FactRule]:
     return (RULES[index] for index in set_bits(possible))
 
 
+def may_state_facts(text: str) -> bool:
+    """Whether any rule can match somewhere in ``text`` (False: no clause of it can)."""
+    return _RULE_GATE.possible(text) != 0
+
+
 def states_something(clause: Clause) -> bool:
     return not clause.is_question and NOT_ABOUT_NOW.search(clause.text) is None
 
