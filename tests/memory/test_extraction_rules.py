@@ -53,8 +53,17 @@ KOREAN: list[Row] = [
     ("모레 제주도로 여행 가요!!", GOAL, "plan", ("모레", "여행")),
     ("성우가 되고 싶어요", GOAL, "goal", ("성우",)),
     ("매일 아침 조깅해요", HABIT, "habit", ("조깅해요",)),
-    ("엄마가 아프셔서 너무 걱정돼요", FEEL, "situation", ()),
+    ("엄마가 아프셔서 너무 걱정돼요", FEEL, "care", ("엄마",)),
     ("야근 때문에 요즘 너무 피곤해요 ㅠㅠ", FEEL, "situation", ("야근",)),
+    ("우리 집 포메 이름이 콩이거든요 오늘 미용했어요", PERS, "pet", ("콩", "포메")),
+    ("동생 이름 Jacob이에요", PERS, "person", ("Jacob",)),
+    ("아버지가 허리 수술 받으셔서 병원 다녀요", FEEL, "care", ("아버지",)),
+    ("저 고소공포증 있어요", PERS, "fear", ("고소",)),
+    ("남친이랑 결국 헤어졌어요", FEEL, "person", ("남친",)),
+    ("수영 다시 시작했어요", HABIT, "habit", ("수영",)),
+    ("금연 중이에요 벌써 열흘째", PREF, "quit", ("금연",)),
+    ("이번에 광주로 발령 나서 이사했어요", PERS, "home", ("광주",)),
+    ("스타듀밸리 500시간 했어요", PREF, "like", ("스타듀밸리",)),
 ]
 
 JAPANESE: list[Row] = [
@@ -83,8 +92,16 @@ JAPANESE: list[Row] = [
     ("明日から京都に旅行に行く予定", GOAL, "plan", ("明日", "旅行")),
     ("将来は絵本作家になりたい", GOAL, "goal", ("絵本作家",)),
     ("毎朝コーヒーを淹れて飲んでる", HABIT, "habit", ()),
-    ("母が入院してて、母のことがすごく心配", FEEL, "situation", ()),
+    ("母が入院してて、母のことがすごく心配", FEEL, "care", ("母",)),
     ("残業続きでもうクタクタ", FEEL, "situation", ("残業",)),
+    ("実家の柴犬、こてつって言うんだけど可愛い", PERS, "pet", ("こてつ", "柴犬")),
+    ("うちのハリネズミ、もなかって名前です", PERS, "pet", ("もなか",)),
+    ("親父が脳梗塞で倒れて入院してる", FEEL, "care", ("親父",)),
+    ("俺ガチの高所恐怖症", PERS, "fear", ("高所",)),
+    ("彼氏と別れた", FEEL, "person", ()),
+    ("最近筋トレ始めた", HABIT, "habit", ("筋トレ",)),
+    ("禁煙中です", PREF, "quit", ("禁煙",)),
+    ("神戸住み", PERS, "home", ("神戸",)),
 ]
 
 CHINESE: list[Row] = [
@@ -115,6 +132,14 @@ CHINESE: list[Row] = [
     ("我每天早上都跑步", HABIT, "habit", ("跑步",)),
     ("我很担心我奶奶的身体", FEEL, "situation", ()),
     ("最近加班太多，好累", FEEL, "situation", ()),
+    ("我自己家那只黑猫叫煤球", PERS, "pet", ("煤球", "黑猫")),
+    ("我家柯基叫阿福", PERS, "pet", ("阿福", "柯基")),
+    ("我妈上个月住院了", FEEL, "care", ("妈",)),
+    ("我这辈子最怕的就是蛇", PERS, "fear", ("蛇",)),
+    ("我和男朋友分手了", FEEL, "person", ()),
+    ("我最近开始学吉他", HABIT, "habit", ("吉他",)),
+    ("我开始戒烟了", PREF, "quit", ("烟",)),
+    ("住在天津", PERS, "home", ("天津",)),
 ]
 
 ENGLISH: list[Row] = [
@@ -145,6 +170,15 @@ ENGLISH: list[Row] = [
     ("I usually go for a run after work", HABIT, "habit", ()),
     ("I'm so worried about my dad's surgery results", FEEL, "situation", ()),
     ("I've been exhausted from all the overtime", FEEL, "situation", ()),
+    ("my beagle Biscuit just ate an entire sock", PERS, "pet", ("Biscuit", "beagle")),
+    ("my tortoise Sheldon is 40 years old", PERS, "pet", ("Sheldon",)),
+    ("my mom is in the hospital again", FEEL, "care", ("mom",)),
+    ("I'm honestly terrified of flying", PERS, "fear", ("flying",)),
+    ("my girlfriend and I broke up last night", FEEL, "person", ("girlfriend",)),
+    ("I just took up bouldering", HABIT, "habit", ("bouldering",)),
+    ("uninstalled overwatch", PREF, "quit", ("overwatch",)),
+    ("we moved to Seattle for my partner's new job", PERS, "home", ("Seattle",)),
+    ("I have like 600 hours in Stardew Valley", PREF, "like", ("Stardew Valley",)),
 ]
 
 _ASCII_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -198,6 +232,15 @@ def test_every_table_covers_every_kind() -> None:
 
 
 NOTHING = [
+    # liking the stream, its music, the character or "this"
+    "このBGMすき",
+    "ひなちゃんの笑い声すき",
+    "I love this part",
+    "I love your voice",
+    "하루님 목소리 너무 좋아",
+    "이 노래 좋아해요",
+    "我喜欢这首歌",
+    "我喜欢主播的声音",
     # questions
     "너 고양이 좋아해?",
     "혹시 롤 해요?",

@@ -11,7 +11,7 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import Scope, TrustState, TurnInput
+from omoide.domain import FactCategory, Scope, TrustState, TurnInput
 from omoide.memory.facets import Facet, facet_of
 from omoide.wiring import Omoide, build
 from tests.memory.test_batched_ingest import START, CountingEmbedder
@@ -92,5 +92,29 @@ async def test_slot_and_terms_survive_the_store(tmp_path: Path) -> None:
         (plan,) = await app.memory.list_facts(VIEWER)
         assert (plan.slot, plan.terms) == ("plan:interview", ("来週の水曜日", "面接"))
         assert plan.text == "来週の水曜日に面接があります"
+    finally:
+        await app.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_fact_typed_by_a_person_is_typed_as_a_viewer_would_be(tmp_path: Path) -> None:
+    app = await open_app(tmp_path, batch_limit=0)
+    try:
+        typed = await app.memory.add_fact(VIEWER, "땅콩 알레르기가 있어요", FactCategory.PERSONAL)
+        assert (typed.slot, typed.terms, facet_of(typed)) == (
+            "allergy:땅콩",
+            ("땅콩",),
+            Facet.HEALTH,
+        )
+        kept = await app.memory.add_fact(VIEWER, "likes quiet mornings", FactCategory.HABIT)
+        assert (kept.slot, kept.category) == (None, FactCategory.HABIT)
+        fixed = await app.memory.correct_fact(VIEWER, typed.id, text="我对花生过敏")
+        assert (fixed.slot, fixed.terms, fixed.category) == (
+            "allergy:花生",
+            ("花生",),
+            FactCategory.PERSONAL,
+        )
+        current = {fact.id: fact.slot for fact in await app.memory.list_facts(VIEWER)}
+        assert current == {kept.id: None, fixed.id: "allergy:花生"}
     finally:
         await app.aclose()

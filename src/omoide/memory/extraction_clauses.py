@@ -120,10 +120,15 @@ def _sentence(text: str, ending: str) -> Sentence:
     return Sentence(text, tuple(clauses))
 
 
+def normalised(message: str) -> str:
+    """The text the rules read: the first MAX_MESSAGE_CHARS of ``message``, NFKC, with
+    typographic apostrophes made plain (every clause is a piece of it, scrubbed)."""
+    return unicodedata.normalize("NFKC", message[:MAX_MESSAGE_CHARS]).translate(_APOSTROPHES)
+
+
 def split_sentences(message: str) -> list[Sentence]:
     """The sentences of ``message`` (its first MAX_MESSAGE_CHARS, NFKC) with their clauses."""
-    text = unicodedata.normalize("NFKC", message[:MAX_MESSAGE_CHARS]).translate(_APOSTROPHES)
-    pieces = _SENTENCE_END.split(scrub(text))
+    pieces = _SENTENCE_END.split(scrub(normalised(message)))
     sentences = []
     for index in range(0, len(pieces), 2):
         ending = pieces[index + 1] if index + 1 < len(pieces) else ""

@@ -34,6 +34,18 @@ from omoide.memory.pattern_gates import PatternGate, set_bits
 from omoide.memory.patterns import SIGNAL_GROUPS, normalise
 
 _NAMED = frozenset({"name", "nickname"})
+_AS_SAID = frozenset({"plan", "style", "person", "care", "breakup"})
+"""Kinds whose captured words are kept as said (a relation, a plan word, a phrase)."""
+_LIKES = frozenset({"like", "dislike", "hooked"})
+ABOUT_THE_STREAM = re.compile(
+    r"^(?:this|that|these|those|your|ur|the\s+(?:stream|song|bgm|music|chat))\b"
+    r"|\b(?:stream|bgm|vod|emotes?|your\s+voice|ur\s+voice|your\s+laugh)\b"
+    r"|^(?:이|그|저|이번|방금|지금)\s|방송|브금|목소리|웃음소리|(?:님|쨩|짱)(?:의|\s)"
+    r"|^(?:この|その|あの|今の|今日の|さっきの)|配信|BGM|(?:ちゃん|さん|くん|様|たん)の|笑い声|歌声"
+    r"|^(?:这|那|今天的|刚才的)|直播|主播|你的|笑声",
+    re.IGNORECASE,
+)
+"""A (dis)like of the stream, its music, the character or "this": not about the viewer."""
 _PET_WORDS = re.compile(f"{EN_PETS}|{KO_PETS}|{JA_PETS}|{ZH_PETS}", re.IGNORECASE)
 _SELF_MENTION = re.compile(
     r"\bmy\b|\bI\b|(?:^|\s)(?:제|내|저의|나의)\s|私|僕|俺|わたし|あたし|我", re.IGNORECASE
@@ -100,6 +112,11 @@ def possible_rules(text: str, *, gated: bool = True) -> Iterator[FactRule]:
     return (RULES[index] for index in set_bits(possible))
 
 
+def may_state_facts(text: str) -> bool:
+    """Whether any rule can match somewhere in ``text`` (False: no clause of it can)."""
+    return _RULE_GATE.possible(text) != 0
+
+
 def states_something(clause: Clause) -> bool:
     return not clause.is_question and NOT_ABOUT_NOW.search(clause.text) is None
 
@@ -137,12 +154,14 @@ def _hit(
 
 
 def _words(rule: FactRule, kind: Kind, match: re.Match[str]) -> str | None:
-    raw = match.group("obj")
+    raw = match.group("obj") or match.group(0)
     if kind.key in _NAMED:
         return clean_name(raw, rule.script)
-    if kind.key in ("plan", "style", "person"):
+    if kind.key in _AS_SAID:
         return " ".join(raw.split()) or None
     words = clean_object(raw, rule.script)
+    if words is not None and kind.key in _LIKES and ABOUT_THE_STREAM.search(words):
+        return None
     if words is not None and kind.key == "habit":
         folded = normalise(words)
         return None if any(group.search(folded) for group in _NOT_HABITS) else words
@@ -160,9 +179,11 @@ def _terms(
     """A fact's terms (its value first) and the key words of its slot."""
     if kind.key == "pet":
         return ((name, words) if name else (words,)), words
-    if kind.key == "person":
+    if kind.key in ("person", "care"):
         relation = RELATIVES.get(words.casefold(), words)
         return ((name, words) if name else (words,)), relation
+    if kind.key == "breakup":
+        return (words,), "partner"
     if kind.key == "plan":
         place = (_DATES.sub("", name).strip(),) if name and _DATES.sub("", name).strip() else ()
         return (*dates, words, *place), PLANS.get(words.casefold(), words)

@@ -15,10 +15,26 @@ Korean and Japanese, which drop the subject, skip clauses whose subject is someo
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from typing import Literal
-
+from omoide.memory.extraction_life import LIFE_RULES
+from omoide.memory.extraction_syntax import (
+    EN_ADV,
+    EN_DATE,
+    EN_LATELY,
+    I_,
+    I_AM,
+    I_HAVE,
+    JA_COPULA,
+    KO_COPULA,
+    KO_NUM,
+    OTHER_PERSON,
+    SOFTENERS,
+    ZH_I_PREFIX,
+    ZH_NUM,
+    ZH_PREFIX,
+    FactRule,
+    Script,
+    rule,
+)
 from omoide.memory.extraction_vocab import (
     EN_ADVERBS,
     EN_JOBS,
@@ -36,378 +52,320 @@ from omoide.memory.extraction_vocab import (
     KO_PLANS,
     KO_RELATIVES,
     KO_SELF,
-    ZH_ADVERBS,
-    ZH_CONJUNCTIONS,
     ZH_JOBS,
     ZH_PETS,
     ZH_PLANS,
     ZH_RELATIVES,
 )
 
-Script = Literal["en", "ko", "ja", "zh"]
-
-
-@dataclass(frozen=True, slots=True)
-class FactRule:
-    kind: str
-    """A key of ``memory.fact_text.KINDS``."""
-    script: Script
-    pattern: re.Pattern[str]
-    others_ok: bool = False
-    """Korean/Japanese: fires even when the clause's subject is someone else."""
-
-
-ZH_PREFIX = rf"^\s*(?:(?:{ZH_CONJUNCTIONS})\s*)*(?:我|本人)?\s*(?:(?:{ZH_ADVERBS})\s*)*"
-ZH_I_PREFIX = rf"^\s*(?:(?:{ZH_CONJUNCTIONS})\s*)*(?:我|本人)\s*(?:(?:{ZH_ADVERBS})\s*)*"
-_KO_COPULA = (
-    r"(?:이에요|예요|에요|이야|야|입니다|이고|이다|임|이요|요|라고\s*해요?|이라고\s*해요?)?"
-)
-_JA_COPULA = (
-    r"(?:です(?:よ|ね)?|だよ?|なんだ|なんです|って言います|っていいます|と言います"
-    r"|といいます|と申します)?"
-)
-_KO_NUM = r"(?:\d{1,2}|[일이삼사오육칠팔구십]{1,3})"
-_ZH_NUM = r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})"
-_EN_MONTHS = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-_EN_DATE = (
-    rf"(?:{_EN_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-    rf"{_EN_MONTHS}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}})"
-)
-_I = r"\bI"
-_I_AM = r"\bI(?:'m|\s+am|m)"
-_I_HAVE = r"\bI(?:'ve|\s+have)"
-_EN_ADV = rf"(?:(?:{EN_ADVERBS})\s+)*"
-_EN_LATELY = r"(?:lately|recently|these\s+days|right\s+now|nowadays|at\s+the\s+moment)"
-
-OTHER_PERSON = re.compile(
-    r"(?:^|\s)(?:동생|여동생|남동생|엄마|아빠|어머니|아버지|친구|형|누나|언니|오빠|남친|여친"
-    r"|남자친구|여자친구|남편|아내|와이프|아들|딸|걔|쟤|그녀|그|할머니|할아버지|선생님|사장님"
-    r"|너|당신|니|네)(?:이|가|은|는|도|께서)(?=\s|$)|(?:^|\s)(?:너|넌|걔|쟤)(?=\s|$)"
-    r"|(?:弟|妹|兄|姉|母|父|ママ|パパ|友達|友だち|彼氏|彼女|彼|夫|妻|旦那|嫁|息子|娘|先生"
-    r"|あなた|君|きみ|お前|おまえ)(?:さん|ちゃん|くん)?(?:は|が|も)"
-)
-"""A Korean or Japanese clause whose subject is someone other than the speaker."""
-
-
-def _rule(kind: str, script: Script, pattern: str, *, others_ok: bool = False) -> FactRule:
-    return FactRule(kind, script, re.compile(pattern, re.IGNORECASE), others_ok)
-
-
 _EN_RULES = (
-    _rule("quit", "en", rf"{_I}\s+{_EN_ADV}(?:quit|stopped\s+(?:playing|doing|watching)?|gave\s+up"
+    rule("quit", "en", rf"{I_}\s+{EN_ADV}(?:quit|stopped\s+(?:playing|doing|watching)?|gave\s+up"
           r"(?:\s+on)?|uninstalled|dropped)\s+(?P<obj>.+)"),
-    _rule("quit", "en", rf"{_I}\s+(?:don'?t|do\s+not)\s+(?:play|do|watch|drink|eat)\s+"
+    rule("quit", "en", rf"{I_}\s+(?:don'?t|do\s+not)\s+(?:play|do|watch|drink|eat)\s+"
           r"(?P<obj>.+?)\s+(?:anymore|any\s+more)\b"),
-    _rule("game_now", "en", rf"{_I}\s+(?:only|just)\s+play\s+(?P<obj>.+?)\s+(?:now|these\s+days)"),
-    _rule("game_now", "en", r"\bnow\s+I\s+(?:only\s+|just\s+)?play\s+(?P<obj>.+)"),
-    _rule("game_now", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}playing\s+(?P<obj>.+?)"
-          rf"\s+{_EN_LATELY}"),
-    _rule("limit", "en", rf"{_I}\s+{_EN_ADV}(?:can'?t|cannot|can\s+not|don'?t|do\s+not|never)\s+"
+    rule("game_now", "en", rf"{I_}\s+(?:only|just)\s+play\s+(?P<obj>.+?)\s+(?:now|these\s+days)"),
+    rule("game_now", "en", r"\bnow\s+I\s+(?:only\s+|just\s+)?play\s+(?P<obj>.+)"),
+    rule("game_now", "en", rf"(?:{I_AM}|{I_HAVE}\s+been)\s+{EN_ADV}playing\s+(?P<obj>.+?)"
+          rf"\s+{EN_LATELY}"),
+    rule("limit", "en", rf"{I_}\s+{EN_ADV}(?:can'?t|cannot|can\s+not|don'?t|do\s+not|never)\s+"
           r"(?:eat|drink|have)\s+(?P<obj>.+)"),
-    _rule("dislike", "en", rf"{_I}\s+{_EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
-          rf"{_EN_ADV}(?:liked?|enjoy(?:ed)?|loved?|care\s+for)|hate|dislike|detest|loathe"
+    rule("dislike", "en", rf"{I_}\s+{EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
+          rf"{EN_ADV}(?:liked?|enjoy(?:ed)?|loved?|care\s+for)|hate|dislike|detest|loathe"
           rf"|can'?t\s+stand|cannot\s+stand)\s+(?P<obj>.+)"),
-    _rule("dislike", "en", rf"{_I_AM}\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|{_EN_ADV}into)"
+    rule("dislike", "en", rf"{I_AM}\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|{EN_ADV}into)"
           r"\s+(?P<obj>.+)"),
-    _rule("hooked", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been|{_I}\s+got)\s+{_EN_ADV}(?:really\s+)?"
+    rule("hooked", "en", rf"(?:{I_AM}|{I_HAVE}\s+been|{I_}\s+got)\s+{EN_ADV}(?:really\s+)?"
           r"(?:into|obsessed\s+with|hooked\s+on|addicted\s+to|crazy\s+about)\s+(?P<obj>.+)"),
-    _rule("like", "en", rf"{_I}\s+{_EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
-    _rule("like", "en", rf"{_I_AM}\s+{_EN_ADV}an?\s+(?:big\s+|huge\s+)?fan\s+of\s+(?P<obj>.+)"),
-    _rule("like", "en", rf"{_I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
+    rule("like", "en", rf"{I_}\s+{EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
+    rule("like", "en", rf"{I_AM}\s+{EN_ADV}an?\s+(?:big\s+|huge\s+)?fan\s+of\s+(?P<obj>.+)"),
+    rule("like", "en", rf"{I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
           r"(?P<obj>(?!(?:huge|big|massive)\b)[^,]+?)\s+fan\b(?!\s+of)"),
-    _rule("like", "en", r"\bmy\s+(?:all[- ]time\s+|absolute\s+)?favou?rite\s+(?:[\w-]+\s+){0,3}?"
+    rule("like", "en", r"\bmy\s+(?:all[- ]time\s+|absolute\s+)?favou?rite\s+(?:[\w-]+\s+){0,3}?"
           r"is\s+(?P<obj>.+)"),
-    _rule("like", "en", r"^(?P<obj>.+?)\s+is\s+my\s+(?:all[- ]time\s+)?favou?rite\b"),
-    _rule("hobby", "en", r"\bmy\s+(?:favou?rite\s+)?(?:hobby|hobbies|pastime)\s+(?:is|are)\s+"
+    rule("like", "en", r"^(?P<obj>.+?)\s+is\s+my\s+(?:all[- ]time\s+)?favou?rite\b"),
+    rule("hobby", "en", r"\bmy\s+(?:favou?rite\s+)?(?:hobby|hobbies|pastime)\s+(?:is|are)\s+"
           r"(?P<obj>.+)"),
-    _rule("name", "en", r"\bmy\s+name(?:\s+is|'s)\s+(?P<obj>.+)"),
-    _rule("name", "en", rf"{_I_AM}\s+called\s+(?P<obj>.+)"),
-    _rule("age", "en", rf"{_I_AM}\s+(?P<obj>\d{{1,3}})(?:\s+years?\s+old|\s*y/?o)\b"),
-    _rule("age", "en", rf"{_I}\s+(?:just\s+)?turned\s+(?P<obj>\d{{1,3}})\b"),
-    _rule("nickname", "en", r"\b(?:just\s+|please\s+)?call\s+me\s+(?!back|later|tomorrow|tonight"
+    rule("name", "en", r"\bmy\s+name(?:\s+is|'s)\s+(?P<obj>.+)"),
+    rule("name", "en", rf"{I_AM}\s+called\s+(?P<obj>.+)"),
+    rule("age", "en", rf"{I_AM}\s+(?P<obj>\d{{1,3}})(?:\s+years?\s+old|\s*y/?o)\b"),
+    rule("age", "en", rf"{I_}\s+(?:just\s+)?turned\s+(?P<obj>\d{{1,3}})\b"),
+    rule("nickname", "en", r"\b(?:just\s+|please\s+)?call\s+me\s+(?!back|later|tomorrow|tonight"
           r"|when|if|crazy|maybe|sometime|now|again|anytime|at\b|on\b|after|before|please"
           r"|whenever|soon|out|up)(?P<obj>.+)"),
-    _rule("nickname", "en", rf"{_I}\s+go\s+by\s+(?P<obj>.+)"),
-    _rule("style", "en", r"\b(?P<obj>(?:talk|speak|chat)\s+(?:to\s+me\s+)?(?:casually|informally"
+    rule("nickname", "en", rf"{I_}\s+go\s+by\s+(?P<obj>.+)"),
+    rule("style", "en", r"\b(?P<obj>(?:talk|speak|chat)\s+(?:to\s+me\s+)?(?:casually|informally"
           r"|normally)|(?:keep|make)\s+(?:it|your\s+(?:replies|answers))\s+short|short\s+"
           r"(?:replies|answers)|(?:no\s+need\s+to|don'?t)\s+be\s+(?:so\s+)?formal"
           r"|drop\s+the\s+formalities)"),
-    _rule("job", "en", rf"{_I}\s+(?:currently\s+)?work\s+as\s+(?:an?\s+)?(?P<obj>.+)"),
-    _rule("job", "en", r"\bmy\s+(?:job|occupation|profession)\s+is\s+(?:an?\s+)?(?P<obj>.+)"),
-    _rule("job", "en", rf"{_I_AM}\s+(?:an?\s+)(?P<obj>(?:[a-z-]+\s+){{0,2}}?(?:{EN_JOBS})s?)\b"),
-    _rule("workplace", "en", rf"{_I}\s+(?:currently\s+)?work\s+(?:at|for)\s+(?P<obj>.+)"),
-    _rule("school", "en", rf"{_I}\s+(?:go\s+to|attend|study\s+at|am\s+studying\s+at)\s+"
+    rule("job", "en", rf"{I_}\s+(?:currently\s+)?work\s+as\s+(?:an?\s+)?(?P<obj>.+)"),
+    rule("job", "en", r"\bmy\s+(?:job|occupation|profession)\s+is\s+(?:an?\s+)?(?P<obj>.+)"),
+    rule("job", "en", rf"{I_AM}\s+(?:an?\s+)(?P<obj>(?:[a-z-]+\s+){{0,2}}?(?:{EN_JOBS})s?)\b"),
+    rule("workplace", "en", rf"{I_}\s+(?:currently\s+)?work\s+(?:at|for)\s+(?P<obj>.+)"),
+    rule("school", "en", rf"{I_}\s+(?:go\s+to|attend|study\s+at|am\s+studying\s+at)\s+"
           r"(?P<obj>.+?(?:university|college|school|uni|academy|institute)\b|[A-Z]\w*\s+(?:U"
                 r"|Uni)\b)"),
-    _rule("school", "en", rf"{_I_AM}\s+(?:a\s+)?(?:freshman|sophomore|junior|senior|student"
+    rule("school", "en", rf"{I_AM}\s+(?:a\s+)?(?:freshman|sophomore|junior|senior|student"
           r"|(?:first|second|third|final)[- ]year)\s+(?:student\s+)?at\s+(?P<obj>.+)"),
-    _rule("home", "en", rf"{_I}\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?P<obj>.+)"),
-    _rule("home", "en", rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:living|based)\s+in\s+(?P<obj>.+)"),
-    _rule("home", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:just\s+|finally\s+|recently\s+)?moved\s+"
+    rule("home", "en", rf"{I_}\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?P<obj>.+)"),
+    rule("home", "en", rf"{I_AM}\s+(?:currently\s+|now\s+)?(?:living|based)\s+in\s+(?P<obj>.+)"),
+    rule("home", "en", rf"(?:{I_}|{I_HAVE})\s+(?:just\s+|finally\s+|recently\s+)?moved\s+"
           r"(?:to|into)\s+(?P<obj>.+)"),
-    _rule("hometown", "en", rf"{_I_AM}\s+(?:originally\s+)?from\s+(?P<obj>.+)"),
-    _rule("hometown", "en", rf"{_I}\s+(?:originally\s+)?come\s+from\s+(?P<obj>.+)"),
-    _rule("hometown", "en", rf"{_I}\s+grew\s+up\s+in\s+(?P<obj>.+)"),
-    _rule("pet", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:have|own|got|adopted|just\s+got)\s+(?:an?|one"
+    rule("hometown", "en", rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<obj>.+)"),
+    rule("hometown", "en", rf"{I_}\s+(?:originally\s+)?come\s+from\s+(?P<obj>.+)"),
+    rule("hometown", "en", rf"{I_}\s+grew\s+up\s+in\s+(?P<obj>.+)"),
+    rule("pet", "en", rf"(?:{I_}|{I_HAVE})\s+(?:have|own|got|adopted|just\s+got)\s+(?:an?|one"
           rf"|two|three|four|\d+)\s+(?:(?:little|old|new|baby|rescue)\s+)?(?P<obj>{EN_PETS})"
           r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+(?:\s+\S+)?))?"),
-    _rule("pet", "en", rf"\bmy\s+(?P<obj>{EN_PETS})(?:'s\s+name\s+is|\s+is\s+(?:named|called)"
+    rule("pet", "en", rf"\bmy\s+(?P<obj>{EN_PETS})(?:'s\s+name\s+is|\s+is\s+(?:named|called)"
           r"|,?\s+(?=\w+\s*,))\s*(?P<name>\S+(?:\s+\S+)?)"),
-    _rule("person", "en", rf"\bmy\s+(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+)?"
+    rule("person", "en", rf"\bmy\s+(?:little\s+|big\s+|older\s+|younger\s+|best\s+|baby\s+)?"
           rf"(?P<obj>{EN_RELATIVES})(?:'s\s+name\s+is|\s+is\s+(?:named|called))\s+"
           r"(?P<name>\S+(?:\s+\S+)?)"),
-    _rule("person", "en", rf"(?:{_I}|{_I_HAVE})\s+(?:have|got)\s+(?:an?|one|two|three|\d+)\s+"
+    rule("person", "en", rf"(?:{I_}|{I_HAVE})\s+(?:have|got)\s+(?:an?|one|two|three|\d+)\s+"
           rf"(?:little\s+|big\s+|older\s+|younger\s+|twin\s+)?(?P<obj>{EN_RELATIVES})s?\b"
           r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+))?"),
-    _rule("birthday", "en", rf"\bmy\s+(?:birthday|bday|b-day)\s+is\s+(?:on\s+)?"
-          rf"(?P<obj>{_EN_DATE})"),
-    _rule("birthday", "en", rf"{_I}\s+was\s+born\s+on\s+(?:the\s+)?(?P<obj>{_EN_DATE})"),
-    _rule("allergy", "en", rf"{_I_AM}\s+{_EN_ADV}allergic\s+to\s+(?P<obj>.+)"),
-    _rule("allergy", "en", rf"{_I}\s+have\s+(?:an?\s+)?(?P<obj>.+?)\s+allergy\b"),
-    _rule("allergy", "en", r"\bmy\s+(?P<obj>.+?)\s+allergy\b"),
-    _rule("diet", "en", rf"{_I_AM}\s+(?:a\s+|on\s+a\s+|going\s+)?(?P<obj>vegetarian|vegan"
+    rule("birthday", "en", rf"\bmy\s+(?:birthday|bday|b-day)\s+is\s+(?:on\s+)?"
+          rf"(?P<obj>{EN_DATE})"),
+    rule("birthday", "en", rf"{I_}\s+was\s+born\s+on\s+(?:the\s+)?(?P<obj>{EN_DATE})"),
+    rule("allergy", "en", rf"{I_AM}\s+{EN_ADV}allergic\s+to\s+(?P<obj>.+)"),
+    rule("allergy", "en", rf"{I_}\s+have\s+(?:an?\s+)?(?P<obj>.+?)\s+allergy\b"),
+    rule("allergy", "en", r"\bmy\s+(?P<obj>.+?)\s+allergy\b"),
+    rule("diet", "en", rf"{I_AM}\s+(?:a\s+|on\s+a\s+|going\s+)?(?P<obj>vegetarian|vegan"
           r"|pescatarian|diet|keto|gluten[- ]free|lactose\s+intolerant)\b"),
-    _rule("health", "en", rf"{_I}\s+(?:have|suffer\s+from|was\s+diagnosed\s+with)\s+(?P<obj>asthma"
+    rule("health", "en", rf"{I_}\s+(?:have|suffer\s+from|was\s+diagnosed\s+with)\s+(?P<obj>asthma"
           r"|diabetes|anxiety|depression|adhd|insomnia|migraines?|a\s+cold|the\s+flu|covid"
           r"|back\s+pain|a\s+bad\s+back|celiac(?:\s+disease)?)\b"),
-    _rule("health", "en", r"\bmy\s+(?P<obj>back|knee|knees|neck|shoulder|wrist|head|stomach)\s+"
+    rule("health", "en", r"\bmy\s+(?P<obj>back|knee|knees|neck|shoulder|wrist|head|stomach)\s+"
           r"(?:hurts|is\s+killing\s+me|has\s+been\s+hurting)"),
-    _rule("plan", "en", rf"(?:{_I}|\bwe)\b.*?\b(?P<obj>mov(?:e|ing))\s+(?:to|into)\s+(?P<name>.+)"),
-    _rule("plan", "en", rf"(?:{_I}|\bmy\b|\bwe\b|\bour\b).*?\b(?P<obj>{EN_PLANS})s?\b"),
-    _rule("situation", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}(?:so\s+|really\s+"
+    rule("plan", "en", rf"(?:{I_}|\bwe)\b.*?\b(?P<obj>mov(?:e|ing))\s+(?:to|into)\s+(?P<name>.+)"),
+    rule("plan", "en", rf"(?:{I_}|\bmy\b|\bwe\b|\bour\b).*?\b(?P<obj>{EN_PLANS})s?\b"),
+    rule("situation", "en", rf"(?:{I_AM}|{I_HAVE}\s+been)\s+{EN_ADV}(?:so\s+|really\s+"
           rf"|kinda\s+)?"
           r"(?:worried|anxious|stressed(?:\s+out)?|nervous|sad|upset)\s+(?:about|for|because\s+of)"
           r"\s+(?P<obj>.+)"),
-    _rule("situation", "en", rf"(?:{_I_AM}|{_I_HAVE}\s+been)\s+{_EN_ADV}(?:so\s+|really\s+)?"
+    rule("situation", "en", rf"(?:{I_AM}|{I_HAVE}\s+been)\s+{EN_ADV}(?:so\s+|really\s+)?"
           r"(?:tired|exhausted|drained|burn(?:ed|t)\s+out|busy|swamped)\s+(?:from|with"
           r"|because\s+of)\s+(?P<obj>.+)"),
-    _rule("goal", "en", rf"{_I}\s+{_EN_ADV}(?:want|hope|plan|wanna|would\s+love|dream)\s+"
+    rule("goal", "en", rf"{I_}\s+{EN_ADV}(?:want|hope|plan|wanna|would\s+love|dream)\s+"
           r"(?:to\s+)?(?:become\s+(?:an?\s+)?|be\s+an?\s+)(?P<obj>.+)"),
-    _rule("goal", "en", rf"{_I_AM}\s+(?:going|gonna|planning|trying|hoping)\s+(?:to\s+)?"
+    rule("goal", "en", rf"{I_AM}\s+(?:going|gonna|planning|trying|hoping)\s+(?:to\s+)?"
           r"(?:become\s+(?:an?\s+)?|be\s+an?\s+)(?P<obj>.+)"),
-    _rule("goal", "en", r"\bmy\s+(?:goal|ambition|dream)\s+is\s+(?:to\s+)?(?P<obj>.+)"),
-    _rule("habit", "en", rf"{_I}\s+(?:always|usually|often|normally|regularly|never)\s+"
+    rule("goal", "en", r"\bmy\s+(?:goal|ambition|dream)\s+is\s+(?:to\s+)?(?P<obj>.+)"),
+    rule("habit", "en", rf"{I_}\s+(?:always|usually|often|normally|regularly|never)\s+"
           r"(?!(?:like|love|liked|loved|hate|hated|enjoy|enjoyed|adore|want|wanted)\b)(?P<obj>.+)"),
-    _rule("habit", "en", rf"{_I}\s+(?P<obj>(?!(?:{EN_ADVERBS}|like|love|hate)\b).+?)\s+"
+    rule("habit", "en", rf"{I_}\s+(?P<obj>(?!(?:{EN_ADVERBS}|like|love|hate)\b).+?)\s+"
           r"(?:every\s+(?:single\s+)?(?:day|morning|night|evening|week|weekend)|daily|nightly)\b"),
-    _rule("habit", "en", r"^(?:every\s+(?:day|morning|night|evening|week|weekend))\s+I\s+"
+    rule("habit", "en", r"^(?:every\s+(?:day|morning|night|evening|week|weekend))\s+I\s+"
           r"(?P<obj>.+)"),
 )  # fmt: skip
 
 _KO_LIKE_END = r"(?:해|함|합니|한다|했|하거|하고|하는데|하니까|하지(?!\s*(?:않|안)))"
 _KO_RULES = (
-    _rule("quit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:이제\s*)?(?:접었|접음|끊었|끊음"
+    rule("quit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:이제\s*)?(?:접었|접음|끊었|끊음"
           r"|그만뒀|그만\s*뒀|그만했|탈덕|안\s*해요\s*이제|졸업했)"),
-    _rule("game_now", "ko", r"(?:이제|요즘은?|요새는?|지금은)\s*(?P<obj>\S+?)만\s*(?:해|하고|합니다"
+    rule("game_now", "ko", r"(?:이제|요즘은?|요새는?|지금은)\s*(?P<obj>\S+?)만\s*(?:해|하고|합니다"
           r"|하는\s*중|플레이)"),
-    _rule("limit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:안|못)\s*(?:마셔|마시|마십|먹어|먹"
+    rule("limit", "ko", r"^(?P<obj>.+?)\s*(?:은|는|을|를)?\s*(?:안|못)\s*(?:마셔|마시|마십|먹어|먹"
           r"|먹습|드세)"),
-    _rule("dislike", "ko", r"^(?P<obj>.+?)\s*(?:싫어|싫다|싫음|싫습니다|질색|안\s*좋아(?:해|하|함"
+    rule("dislike", "ko", r"^(?P<obj>.+?)\s*(?:싫어|싫다|싫음|싫습니다|질색|안\s*좋아(?:해|하|함"
           r"|합)"
           r"|좋아하지\s*(?:않|안))"),
-    _rule("dislike", "ko", r"싫어하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("hooked", "ko", r"^(?P<obj>.+?)에\s*(?:완전\s*|푹\s*|요즘\s*|진짜\s*|너무\s*)?(?:빠졌"
+    rule("dislike", "ko", r"싫어하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("hooked", "ko", r"^(?P<obj>.+?)에\s*(?:완전\s*|푹\s*|요즘\s*|진짜\s*|너무\s*)?(?:빠졌"
           r"|빠져"
           r"|꽂혔|중독)"),
-    _rule("like", "ko", r"^(?P<obj>.+?)\s*(?<!안)(?<!안 )좋아" + _KO_LIKE_END),
-    _rule("like", "ko", r"^(?P<obj>.+?)\s*(?:이|가)?\s*(?:제일|가장|젤)\s*좋아(?!하는)"),
-    _rule("like", "ko", r"좋아하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("like", "ko", r"최애(?:는|은)?\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("age", "ko", r"(?:^|\s)(?P<obj>\d{1,3})\s*살(?:이에요|이야|입니다|이고|임|이|$)"),
-    _rule("hobby", "ko", r"취미(?:는|가)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("name", "ko", rf"^(?:(?:{KO_SELF})\s*)?(?:제|내|저의|나의)?\s*이름은\s*(?P<obj>.+?)"
-          + _KO_COPULA + "$"),
-    _rule("name", "ko", r"^(?:저는|나는|전|난)\s*(?P<obj>\S+?)(?:이)?라고\s*(?:해요|합니다|해|함)"),
-    _rule("nickname", "ko", r"(?P<obj>[^\s을를]+?)(?:이)?라고\s*불러"),
-    _rule("style", "ko", r"(?P<obj>반말(?:로)?\s*(?:해|써|하셔|하세요|편하게|괜찮|해도)"
+    rule("like", "ko", r"^(?P<obj>.+?)\s*(?<!안)(?<!안 )좋아" + _KO_LIKE_END),
+    rule("like", "ko", r"^(?P<obj>.+?)\s*(?:이|가)?\s*(?:제일|가장|젤)\s*좋아(?!하는)"),
+    rule("like", "ko", r"좋아하는\s*\S+?\s*(?:은|는)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("like", "ko", r"최애(?:는|은)?\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("age", "ko", r"(?:^|\s)(?P<obj>\d{1,3})\s*살(?:이에요|이야|입니다|이고|임|이|$)"),
+    rule("hobby", "ko", r"취미(?:는|가)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("name", "ko", rf"^(?:(?:{KO_SELF})\s*)?(?:제|내|저의|나의)?\s*이름은\s*(?P<obj>.+?)"
+          + KO_COPULA + "$"),
+    rule("name", "ko", r"^(?:저는|나는|전|난)\s*(?P<obj>\S+?)(?:이)?라고\s*(?:해요|합니다|해|함)"),
+    rule("nickname", "ko", r"(?P<obj>[^\s을를]+?)(?:이)?라고\s*불러"),
+    rule("style", "ko", r"(?P<obj>반말(?:로)?\s*(?:해|써|하셔|하세요|편하게|괜찮|해도)"
           r"|말\s*(?:편하게"
           r"|놓아|놔)|짧게\s*(?:말해|대답|답|얘기)|존댓말\s*(?:안|말고|하지))", others_ok=True),
-    _rule("job", "ko", r"직업(?:은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("job", "ko", rf"(?:^|\s)(?P<obj>(?:\S+\s)?(?:{KO_JOBS}))(?:이에요|예요|이야|야|입니다|임"
+    rule("job", "ko", r"직업(?:은|이)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("job", "ko", rf"(?:^|\s)(?P<obj>(?:\S+\s)?(?:{KO_JOBS}))(?:이에요|예요|이야|야|입니다|임"
           r"|이고|이라서|라서|인데)"),
-    _rule("job", "ko", r"^(?:저는|나는|전|난)\s*(?P<obj>\S{2,}(?:원|사|생))"
+    rule("job", "ko", r"^(?:저는|나는|전|난)\s*(?P<obj>\S{2,}(?:원|사|생))"
           r"(?:이에요|예요|이야|입니다)"),
-    _rule("job", "ko", r"(?P<obj>\S+?)(?:으로|로)\s*일(?:해|하고|합니다|하는\s*중)"),
-    _rule("workplace", "ko", r"^(?P<obj>.+?)\s*에서\s*일(?:해|하고|합니다|하는\s*중)"),
-    _rule("school", "ko", r"(?P<obj>\S+(?:대학교|대학|고등학교|중학교|학교|대|고))\s*(?:에\s*)?"
+    rule("job", "ko", r"(?P<obj>\S+?)(?:으로|로)\s*일(?:해|하고|합니다|하는\s*중)"),
+    rule("workplace", "ko", r"^(?P<obj>.+?)\s*에서\s*일(?:해|하고|합니다|하는\s*중)"),
+    rule("school", "ko", r"(?P<obj>\S+(?:대학교|대학|고등학교|중학교|학교|대|고))\s*(?:에\s*)?"
           r"(?:다녀|다니고|다닙|재학|학생|다니는)"),
-    _rule("home", "ko", r"^(?P<obj>.+?)\s*(?:에|에서)\s*(?:살아|살고|삽니다|살아요|거주|자취)"),
-    _rule("home", "ko", r"^(?P<obj>.+?)(?:으로|로)\s*이사\s*(?:왔|했|온|완료)"),
-    _rule("hometown", "ko", r"^(?P<obj>.+?)\s*출신"),
-    _rule("hometown", "ko", r"고향(?:은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("pet", "ko", rf"(?:^|(?<=[\s집]))(?P<obj>{KO_PETS})(?:를|을|도)?\s*"
+    rule("home", "ko", r"^(?P<obj>.+?)\s*(?:에|에서)\s*(?:살아|살고|삽니다|살아요|거주|자취)"),
+    rule("home", "ko", r"^(?P<obj>.+?)(?:으로|로)\s*이사\s*(?:왔|했|온|완료)"),
+    rule("hometown", "ko", r"^(?P<obj>.+?)\s*출신"),
+    rule("hometown", "ko", r"고향(?:은|이)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("pet", "ko", rf"(?:^|(?<=[\s집]))(?P<obj>{KO_PETS})(?:를|을|도)?\s*"
           r"(?:(?:한|두|세|네|\d+)\s*마리\s*)?(?:키워|키우|키웁|길러|기르)"),
-    _rule("pet", "ko", rf"(?:우리|제|내|저희|울)\s*(?:집\s*)?(?P<obj>{KO_PETS})[,\s]*(?:이름(?:은"
+    rule("pet", "ko", rf"(?:우리|제|내|저희|울)\s*(?:집\s*)?(?P<obj>{KO_PETS})[,\s]*(?:이름(?:은"
           rf"|이)"
           r"\s*)?(?P<name>\S+?)(?:이)?(?:에요|예요|이야|야|입니다|라고\s*해요?|이라고\s*해요?)$",
           others_ok=True),
-    _rule("person", "ko", rf"(?:우리|제|내|저희|울)\s*(?P<obj>{KO_RELATIVES})\s*이름(?:은|이)\s*"
-          r"(?P<name>\S+?)" + _KO_COPULA + "$", others_ok=True),
-    _rule("person", "ko", rf"(?:^|\s)(?P<obj>{KO_RELATIVES})(?:이|가)\s*(?:한\s*명|두\s*명|하나|둘"
+    rule("person", "ko", rf"(?:우리|제|내|저희|울)\s*(?P<obj>{KO_RELATIVES})\s*이름(?:은|이)\s*"
+          r"(?P<name>\S+?)" + KO_COPULA + "$", others_ok=True),
+    rule("person", "ko", rf"(?:^|\s)(?P<obj>{KO_RELATIVES})(?:이|가)\s*(?:한\s*명|두\s*명|하나|둘"
           r"|있)\s*(?:있)?(?:어|어요|습니다|음|는데)", others_ok=True),
-    _rule("birthday", "ko", rf"^(?:제|내|저의|나의)?\s*생일(?:은|이)?\s*"
-          rf"(?P<obj>{_KO_NUM}\s*월\s*{_KO_NUM}\s*일)"),
-    _rule("allergy", "ko", r"(?P<obj>\S+?)\s*(?:알레르기|알러지)(?:가|이|도)?\s*(?:있|$|라서|예요"
+    rule("birthday", "ko", rf"^(?:제|내|저의|나의)?\s*생일(?:은|이)?\s*"
+          rf"(?P<obj>{KO_NUM}\s*월\s*{KO_NUM}\s*일)"),
+    rule("allergy", "ko", r"(?P<obj>\S+?)\s*(?:알레르기|알러지)(?:가|이|도)?\s*(?:있|$|라서|예요"
           r"|에요)"),
-    _rule("diet", "ko", r"(?P<obj>채식주의자|비건|채식|다이어트|식단\s*관리)\s*(?:중|이에요|예요"
+    rule("diet", "ko", r"(?P<obj>채식주의자|비건|채식|다이어트|식단\s*관리)\s*(?:중|이에요|예요"
           r"|해요"
           r"|하고|입니다|이야|야|라서|인데|하는)"),
-    _rule("health", "ko", r"^(?P<obj>허리|무릎|목|어깨|손목|머리|배|위|이|눈)(?:가"
+    rule("health", "ko", r"^(?P<obj>허리|무릎|목|어깨|손목|머리|배|위|이|눈)(?:가"
           r"|이)\s*(?:계속\s*|요즘"
           r"\s*|너무\s*)*(?:아파|아프|안\s*좋)"),
-    _rule("plan", "ko", r"(?P<name>\S+?)(?:으로|로)\s*(?P<obj>이사)"),
-    _rule("plan", "ko", rf"(?P<obj>{KO_PLANS})"),
-    _rule("situation", "ko", r"^(?P<obj>.+?)(?:가|이|이랑|때문에|땜에|문제로|일로)\s*(?:너무\s*"
+    rule("plan", "ko", r"(?P<name>\S+?)(?:으로|로)\s*(?P<obj>이사)"),
+    rule("plan", "ko", rf"(?P<obj>{KO_PLANS})"),
+    rule("situation", "ko", r"^(?P<obj>.+?)(?:가|이|이랑|때문에|땜에|문제로|일로)\s*(?:너무\s*"
           r"|좀\s*"
           r"|진짜\s*|많이\s*)?(?:걱정|스트레스|신경\s*쓰)", others_ok=True),
-    _rule("situation", "ko", r"^(?P<obj>.+?)\s*(?:너무|진짜|좀|많이|정말)?\s*걱정(?:돼|되"
+    rule("situation", "ko", r"^(?P<obj>.+?)\s*(?:너무|진짜|좀|많이|정말)?\s*걱정(?:돼|되"
           r"|이에요|이야|입니다|이|스러)", others_ok=True),
-    _rule("situation", "ko", r"^(?P<obj>.+?)(?:때문에|땜에|하느라|해서|어서|아서)\s*(?:요즘\s*"
+    rule("situation", "ko", r"^(?P<obj>.+?)(?:때문에|땜에|하느라|해서|어서|아서)\s*(?:요즘\s*"
           r"|너무\s*"
           r"|진짜\s*|완전\s*|좀\s*)*(?:피곤|힘들|지쳐|지쳤|죽겠|바빠|바쁘|우울)"),
-    _rule("goal", "ko", r"^(?P<obj>.+?)(?:가|이)\s*되고\s*싶"),
-    _rule("goal", "ko", r"(?:목표|꿈)(?:는|가|은|이)\s*(?P<obj>.+?)" + _KO_COPULA + "$"),
-    _rule("habit", "ko", r"(?:^|\s)(?:매일\s*아침|매일\s*밤|매일|맨날|항상|늘|자주|아침마다|밤마다"
+    rule("goal", "ko", r"^(?P<obj>.+?)(?:가|이)\s*되고\s*싶"),
+    rule("goal", "ko", r"(?:목표|꿈)(?:는|가|은|이)\s*(?P<obj>.+?)" + KO_COPULA + "$"),
+    rule("habit", "ko", r"(?:^|\s)(?:매일\s*아침|매일\s*밤|매일|맨날|항상|늘|자주|아침마다|밤마다"
           r"|주말마다|매주|퇴근하고|퇴근\s*후에?)\s+(?P<obj>.+)"),
 )  # fmt: skip
 
 _JA_NOT_LIKE = r"(?!じゃ|では|くな|になれ|な[^んの]|やき|ま)"
 _JA_RULES = (
-    _rule("quit", "ja", r"^(?P<obj>.+?)(?:は|を|も)?(?:もう)?(?:やめた|辞めた|やめました|辞めました"
+    rule("quit", "ja", r"^(?P<obj>.+?)(?:は|を|も)?(?:もう)?(?:やめた|辞めた|やめました|辞めました"
           r"|引退した|卒業した)"),
-    _rule("game_now", "ja", r"(?:今は|最近は)(?P<obj>[^はがもを\s]+?)(?:だけ|しか)(?:やって|して"
+    rule("game_now", "ja", r"(?:今は|最近は)(?P<obj>[^はがもを\s]+?)(?:だけ|しか)(?:やって|して"
           r"|プレイ)"),
-    _rule("limit", "ja", r"^(?P<obj>.+?)(?:は|が|を|も)?(?:飲めない|飲めません|食べられない"
+    rule("limit", "ja", r"^(?P<obj>.+?)(?:は|が|を|も)?(?:飲めない|飲めません|食べられない"
           r"|食べれない|食べられません|飲まない|飲みません|ダメなんです|だめなんです)"),
-    _rule("dislike", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
+    rule("dislike", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
           r"(?:大嫌い|(?<!大)嫌い|だいきらい|(?<!だい)きらい|苦手|(?:好き|すき)(?:じゃ|では|くない"
           r"|になれない))"),
-    _rule("hooked", "ja", rf"^(?P<obj>.+?)に(?:{JA_ADVERBS})*(?:ハマ|はま)って"),
-    _rule("game_now", "ja", r"(?:最近|今)(?P<obj>[^はがもを、\s]+?)(?:を|ばっかり|ばかり)?"
+    rule("hooked", "ja", rf"^(?P<obj>.+?)に(?:{JA_ADVERBS})*(?:ハマ|はま)って"),
+    rule("game_now", "ja", r"(?:最近|今)(?P<obj>[^はがもを、\s]+?)(?:を|ばっかり|ばかり)?"
           r"(?:やってる|やってます|プレイしてる|プレイしてます)"),
-    _rule("like", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
+    rule("like", "ja", rf"^(?P<obj>.+?)(?:が|は|も|のことが|の事が)?(?:{JA_ADVERBS})*"
           r"(?:大好き|(?<!大)好き|だいすき|(?<!だい)すき)" + _JA_NOT_LIKE),
-    _rule("like", "ja", r"好きな[^はがも]+?(?:は|って)(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("like", "ja", r"推しは(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("age", "ja", r"(?:^|は)(?P<obj>\d{1,3})\s*(?:歳|才)"
+    rule("like", "ja", r"好きな[^はがも]+?(?:は|って)(?P<obj>.+?)" + JA_COPULA + "$"),
+    rule("like", "ja", r"推しは(?P<obj>.+?)" + JA_COPULA + "$"),
+    rule("age", "ja", r"(?:^|は)(?P<obj>\d{1,3})\s*(?:歳|才)"
           r"(?:です|だ|だよ|になりました|になった|$)"),
-    _rule("hobby", "ja", r"趣味は(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("name", "ja", rf"^(?:(?:{JA_SELF})の)?名前は(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("name", "ja", rf"^(?:(?:{JA_SELF})は)?(?P<obj>[^はがも]+?)(?:と申します|って言います"
+    rule("hobby", "ja", r"趣味は(?P<obj>.+?)" + JA_COPULA + "$"),
+    rule("name", "ja", rf"^(?:(?:{JA_SELF})の)?名前は(?P<obj>.+?)" + JA_COPULA + "$"),
+    rule("name", "ja", rf"^(?:(?:{JA_SELF})は)?(?P<obj>[^はがも]+?)(?:と申します|って言います"
           r"|っていいます|と言います|といいます)"),
-    _rule("nickname", "ja", r"(?:.*(?:のことは|のことを)|^)(?P<obj>[^\s、]+?)(?:って|と)呼んで"),
-    _rule("style", "ja", r"(?P<obj>タメ口|タメで|ため口|敬語(?:は|じゃなくて|なしで|やめて|いらない"
+    rule("nickname", "ja", r"(?:.*(?:のことは|のことを)|^)(?P<obj>[^\s、]+?)(?:って|と)呼んで"),
+    rule("style", "ja", r"(?P<obj>タメ口|タメで|ため口|敬語(?:は|じゃなくて|なしで|やめて|いらない"
           r"|使わなくて)|短く(?:答え|返して|話して|して))", others_ok=True),
-    _rule("job", "ja", r"仕事は(?P<obj>.+?)"
+    rule("job", "ja", r"仕事は(?P<obj>.+?)"
           r"(?:をしています|をしてます|してます|しています|です|だよ|だ)?$"),
-    _rule("job", "ja", r"(?P<obj>[^はがもを\s]+?)として働いて"),
-    _rule("job", "ja", rf"(?:^|は)(?P<obj>{JA_JOBS})(?:です|だ|をしています|をしてます|やってます"
+    rule("job", "ja", r"(?P<obj>[^はがもを\s]+?)として働いて"),
+    rule("job", "ja", rf"(?:^|は)(?P<obj>{JA_JOBS})(?:です|だ|をしています|をしてます|やってます"
           r"|をやっています|なんです|なので|してます)"),
-    _rule("job", "ja", rf"^(?:{JA_SELF})は(?P<obj>[一-龯]{{1,4}}(?:員|師|士))(?:です|だ)"),
-    _rule("workplace", "ja", r"(?P<obj>[^はがもを\s]+?)で働いて"),
-    _rule("school", "ja", r"(?P<obj>[^はがもを\s]+?(?:大学|高校|中学|専門学校|学校))(?:に通って"
+    rule("job", "ja", rf"^(?:{JA_SELF})は(?P<obj>[一-龯]{{1,4}}(?:員|師|士))(?:です|だ)"),
+    rule("workplace", "ja", r"(?P<obj>[^はがもを\s]+?)で働いて"),
+    rule("school", "ja", r"(?P<obj>[^はがもを\s]+?(?:大学|高校|中学|専門学校|学校))(?:に通って"
           r"|の学生|生です|に在学|の(?:\d|一|二|三|四)年)"),
-    _rule("home", "ja", rf"(?P<obj>[^はがもで\s]+?)に(?:{JA_ADVERBS})*住んで"),
-    _rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)在住"),
-    _rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)に引っ(?:越し|こし)(?:た|ました|てきた)"),
-    _rule("hometown", "ja", r"(?P<obj>[^はがもで\s]+?)出身"),
-    _rule("pet", "ja", rf"(?P<obj>{JA_PETS})を?(?:(?:\d+|一|二|三|四)(?:匹|頭|羽))?を?飼って"),
-    _rule("pet", "ja", rf"(?P<obj>{JA_PETS})の(?P<name>[^をはがも]+?)を飼って"),
-    _rule("pet", "ja", rf"(?P<obj>{JA_PETS})(?:は|の名前は)?[、,\s]*(?P<name>[^、,\sはがも]+?)"
+    rule("home", "ja", rf"(?P<obj>[^はがもで\s]+?)に(?:{JA_ADVERBS})*住んで"),
+    rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)在住"),
+    rule("home", "ja", r"(?P<obj>[^はがもで\s]+?)に引っ(?:越し|こし)(?:た|ました|てきた)"),
+    rule("hometown", "ja", r"(?P<obj>[^はがもで\s]+?)出身"),
+    rule("pet", "ja", rf"(?P<obj>{JA_PETS})を?(?:(?:\d+|一|二|三|四)(?:匹|頭|羽))?を?飼って"),
+    rule("pet", "ja", rf"(?P<obj>{JA_PETS})の(?P<name>[^をはがも]+?)を飼って"),
+    rule("pet", "ja", rf"(?P<obj>{JA_PETS})(?:は|の名前は)?[、,\s]*(?P<name>[^、,\s]+?)"
           r"(?:って|という|と言う)(?:名前|子)", others_ok=True),
-    _rule("pet", "ja", rf"(?P<obj>{JA_PETS})の名前は(?P<name>.+?)" + _JA_COPULA + "$"),
-    _rule("person", "ja", rf"(?:うちの|私の|僕の|俺の)?(?P<obj>{JA_RELATIVES})(?:の名前)?は"
+    rule("pet", "ja", rf"(?P<obj>{JA_PETS})の名前は(?P<name>.+?)" + JA_COPULA + "$"),
+    rule("person", "ja", rf"(?:うちの|私の|僕の|俺の)?(?P<obj>{JA_RELATIVES})(?:の名前)?は"
           r"(?P<name>[^はがも\s]+?)(?:って|と|という)(?:名前|言い|いい)", others_ok=True),
-    _rule("person", "ja", rf"(?P<obj>{JA_RELATIVES})が(?:一人|二人|ひとり|ふたり|\d人)?"
+    rule("person", "ja", rf"(?P<obj>{JA_RELATIVES})が(?:一人|二人|ひとり|ふたり|\d人)?"
           r"(?:いる|います|いて)", others_ok=True),
-    _rule("birthday", "ja", r"^(?:(?:私|僕|俺)の)?誕生日は(?P<obj>\d{1,2}\s*月\s*\d{1,2}\s*日)"),
-    _rule("allergy", "ja", r"(?P<obj>[^はがもの\s]+?)アレルギー(?!は(?:な|無)|じゃ|では)"),
-    _rule("diet", "ja", r"(?P<obj>ベジタリアン|ヴィーガン|ビーガン|ダイエット|菜食)(?:中|です|だ"
+    rule("birthday", "ja", r"^(?:(?:私|僕|俺)の)?誕生日は(?P<obj>\d{1,2}\s*月\s*\d{1,2}\s*日)"),
+    rule("allergy", "ja", r"(?P<obj>[^はがもの\s]+?)アレルギー(?!は(?:な|無)|じゃ|では)"),
+    rule("diet", "ja", r"(?P<obj>ベジタリアン|ヴィーガン|ビーガン|ダイエット|菜食)(?:中|です|だ"
           r"|してる|しています|なので|なんです)"),
-    _rule("health", "ja", r"(?P<obj>腰|膝|首|肩|頭|お腹|胃|歯|喉)が(?:ずっと|最近)?痛(?:い|くて)"),
-    _rule("plan", "ja", r"(?P<name>[^はがもで\s]+?)に(?P<obj>引っ越し|引越し|引っ越す|引っ越)"),
-    _rule("plan", "ja", rf"(?P<obj>{JA_PLANS})"),
-    _rule("situation", "ja", r"^(?P<obj>.+?)(?:が|のことが|の事が|で)(?:すごく|めっちゃ|ちょっと)?"
+    rule("health", "ja", r"(?P<obj>腰|膝|首|肩|頭|お腹|胃|歯|喉)が(?:ずっと|最近)?痛(?:い|くて)"),
+    rule("plan", "ja", r"(?P<name>[^はがもで\s]+?)に(?P<obj>引っ越し|引越し|引っ越す|引っ越)"),
+    rule("plan", "ja", rf"(?P<obj>{JA_PLANS})"),
+    rule("situation", "ja", r"^(?P<obj>.+?)(?:が|のことが|の事が|で)(?:すごく|めっちゃ|ちょっと)?"
           r"(?:心配|不安|ストレス)", others_ok=True),
-    _rule("situation", "ja", r"^(?P<obj>.+?)(?:で|のせいで|続きで|ばかりで)(?:すごく|めっちゃ|毎日"
+    rule("situation", "ja", r"^(?P<obj>.+?)(?:で|のせいで|続きで|ばかりで)(?:すごく|めっちゃ|毎日"
           r"|もう)?(?:疲れ|しんど|つら|辛|クタクタ|ヘトヘト)"),
-    _rule("goal", "ja", r"(?P<obj>[^はがもに]+?)になりたい"),
-    _rule("goal", "ja", r"(?:目標|夢)は(?P<obj>.+?)" + _JA_COPULA + "$"),
-    _rule("habit", "ja", r"(?:毎日|毎朝|毎晩|いつも|毎週|仕事終わりに|寝る前に)(?:は)?(?P<obj>.+)"),
+    rule("goal", "ja", r"(?P<obj>[^はがもに]+?)になりたい"),
+    rule("goal", "ja", r"(?:目標|夢)は(?P<obj>.+?)" + JA_COPULA + "$"),
+    rule("habit", "ja", r"(?:毎日|毎朝|毎晩|いつも|毎週|仕事終わりに|寝る前に)(?:は)?(?P<obj>.+)"),
 )  # fmt: skip
 
 _ZH_RULES = (
-    _rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?不(?:再)?(?:玩|看|喝|吃)(?P<obj>.+?)了"),
-    _rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?(?:戒了|退坑了?|弃坑了?|卸载了)(?P<obj>.+)"),
-    _rule("quit", "zh", r"^(?P<obj>.+?)(?:我)?(?:已经)?(?:戒了|退坑了|弃坑了|不玩了)"),
-    _rule("game_now", "zh", rf"{ZH_PREFIX}(?:只玩|在玩|天天玩|每天玩)(?P<obj>.+)"),
-    _rule("limit", "zh", rf"{ZH_PREFIX}(?:不能|不敢|不|从不|从来不)(?:吃|喝)(?P<obj>.+)"),
-    _rule("limit", "zh", r"^(?P<obj>.+?)(?:我)?(?:不能|不敢)(?:吃|喝)"),
-    _rule("dislike", "zh", rf"{ZH_PREFIX}(?:不(?:太|怎么|是很|大)?喜欢|讨厌|不爱|受不了)(?!的)"
+    rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?不(?:再)?(?:玩|看|喝|吃)(?P<obj>.+?)了"),
+    rule("quit", "zh", rf"{ZH_PREFIX}(?:已经)?(?:戒了|退坑了?|弃坑了?|卸载了)(?P<obj>.+)"),
+    rule("quit", "zh", r"^(?P<obj>.+?)(?:我)?(?:已经)?(?:戒了|退坑了|弃坑了|不玩了)"),
+    rule("game_now", "zh", rf"{ZH_PREFIX}(?:只玩|在玩|天天玩|每天玩)(?P<obj>.+)"),
+    rule("limit", "zh", rf"{ZH_PREFIX}(?:不能|不敢|不|从不|从来不)(?:吃|喝)(?P<obj>.+)"),
+    rule("limit", "zh", r"^(?P<obj>.+?)(?:我)?(?:不能|不敢)(?:吃|喝)"),
+    rule("dislike", "zh", rf"{ZH_PREFIX}(?:不(?:太|怎么|是很|大)?喜欢|讨厌|不爱|受不了)(?!的)"
           r"(?:吃|喝|玩|看|听)?(?P<obj>.+)"),
-    _rule("hooked", "zh", rf"{ZH_PREFIX}(?:迷上了?|沉迷(?:于)?|爱上了)(?P<obj>.+)"),
-    _rule("like", "zh", rf"{ZH_PREFIX}(?:喜欢|最爱|热爱|超爱|爱)(?!的)(?:吃|喝|玩|看|听)?"
+    rule("hooked", "zh", rf"{ZH_PREFIX}(?:迷上了?|沉迷(?:于)?|爱上了)(?P<obj>.+)"),
+    rule("like", "zh", rf"{ZH_PREFIX}(?:喜欢|最爱|热爱|超爱|爱)(?!的)(?:吃|喝|玩|看|听)?"
           r"(?P<obj>.+)"),
-    _rule("like", "zh", r"^(?:我)?最喜欢的\S+?是(?P<obj>.+)$"),
-    _rule("age", "zh", rf"{ZH_I_PREFIX}(?:今年)?(?P<obj>\d{{1,3}}|[一二三四五六七八九十]{{1,3}})"
+    rule("like", "zh", r"^(?:我)?最喜欢的\S+?是(?P<obj>.+)$"),
+    rule("age", "zh", rf"{ZH_I_PREFIX}(?:今年)?(?P<obj>\d{{1,3}}|[一二三四五六七八九十]{{1,3}})"
           r"(?:岁|周岁)"),
-    _rule("hobby", "zh", r"我(?:的|平时的)?(?:兴趣)?爱好(?:是|就是)(?P<obj>.+)"),
-    _rule("name", "zh", rf"{ZH_I_PREFIX}(?:叫|名叫)(?!我)(?P<obj>.+)"),
-    _rule("name", "zh", r"我的名字(?:是|叫)(?P<obj>.+)"),
-    _rule("nickname", "zh", r"(?:^|可以|就)叫我(?P<obj>.+?)(?:就好|就行|就可以|吧)?$"),
-    _rule("style", "zh", r"(?P<obj>说话随意|随便(?:点|一点)说|不用(?:那么|这么)?(?:客气|正式|敬语)"
+    rule("hobby", "zh", r"我(?:的|平时的)?(?:兴趣)?爱好(?:是|就是)(?P<obj>.+)"),
+    rule("name", "zh", rf"{ZH_I_PREFIX}(?:叫|名叫)(?!我)(?P<obj>.+)"),
+    rule("name", "zh", r"我的名字(?:是|叫)(?P<obj>.+)"),
+    rule("nickname", "zh", r"(?:^|可以|就)叫我(?P<obj>.+?)(?:就好|就行|就可以|吧)?$"),
+    rule("style", "zh", r"(?P<obj>说话随意|随便(?:点|一点)说|不用(?:那么|这么)?(?:客气|正式|敬语)"
           r"|(?:回答|回复|说话)?(?:简短|短)(?:一)?点)"),
-    _rule("job", "zh", r"我是一(?:名|位)(?P<obj>.+)"),
-    _rule("job", "zh", r"我是一个(?P<obj>\S*?(?:员|师|生|家|者|工|手))$"),
-    _rule("job", "zh", rf"{ZH_PREFIX}是(?P<obj>{ZH_JOBS})$"),
-    _rule("job", "zh", r"我的(?:工作|职业)是(?P<obj>.+)"),
-    _rule("job", "zh", rf"{ZH_I_PREFIX}(?:做|当|干)(?P<obj>\S{{1,8}}?)(?:的)?(?:工作)?$"),
-    _rule("workplace", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)(?:工作|上班)"),
-    _rule("school", "zh", rf"{ZH_I_PREFIX}在(?P<obj>\S+?(?:大学|高中|中学|学校|学院))(?:上学|读书"
+    rule("job", "zh", r"我是一(?:名|位)(?P<obj>.+)"),
+    rule("job", "zh", r"我是一个(?P<obj>\S*?(?:员|师|生|家|者|工|手))$"),
+    rule("job", "zh", rf"{ZH_PREFIX}是(?P<obj>{ZH_JOBS})$"),
+    rule("job", "zh", r"我的(?:工作|职业)是(?P<obj>.+)"),
+    rule("job", "zh", rf"{ZH_I_PREFIX}(?:做|当|干)(?P<obj>\S{{1,8}}?)(?:的)?(?:工作)?$"),
+    rule("workplace", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)(?:工作|上班)"),
+    rule("school", "zh", rf"{ZH_I_PREFIX}在(?P<obj>\S+?(?:大学|高中|中学|学校|学院))(?:上学|读书"
           r"|念书|读|上)"),
-    _rule("school", "zh", r"我是(?P<obj>\S+?(?:大学|高中|中学|学院))的"),
-    _rule("home", "zh", rf"{ZH_I_PREFIX}住在(?P<obj>.+)"),
-    _rule("home", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)住"),
-    _rule("home", "zh", rf"{ZH_I_PREFIX}(?:已经|刚)?搬到(?:了)?(?P<obj>.+?)了"),
-    _rule("hometown", "zh", rf"{ZH_I_PREFIX}来自(?P<obj>.+)"),
-    _rule("hometown", "zh", r"^\s*我是(?P<obj>[^一个\s]{2,8}?)人$"),
-    _rule("hometown", "zh", r"我(?:的)?老家(?:是|在)(?P<obj>.+)"),
-    _rule("pet", "zh", rf"{ZH_PREFIX}(?:家)?(?:养了|养着|养|有)(?:一|两|三|几|\d+)?(?:只|条|个|头)?"
+    rule("school", "zh", r"我是(?P<obj>\S+?(?:大学|高中|中学|学院))的"),
+    rule("home", "zh", rf"{ZH_I_PREFIX}住在(?P<obj>.+)"),
+    rule("home", "zh", rf"{ZH_I_PREFIX}在(?P<obj>.+?)住"),
+    rule("home", "zh", rf"{ZH_I_PREFIX}(?:已经|刚)?搬到(?:了)?(?P<obj>.+?)了"),
+    rule("hometown", "zh", rf"{ZH_I_PREFIX}来自(?P<obj>.+)"),
+    rule("hometown", "zh", r"^\s*我是(?P<obj>[^一个\s]{2,8}?)人$"),
+    rule("hometown", "zh", r"我(?:的)?老家(?:是|在)(?P<obj>.+)"),
+    rule("pet", "zh", rf"{ZH_PREFIX}(?:家)?(?:养了|养着|养|有)(?:一|两|三|几|\d+)?(?:只|条|个|头)?"
           rf"(?P<obj>{ZH_PETS})(?:(?:，|,)?叫(?P<name>.+?))?[啊呀哦呢吧啦嘛了]*$"),
-    _rule("pet", "zh", rf"我(?:家|的)(?:的)?(?P<obj>{ZH_PETS})叫(?P<name>.+)"),
-    _rule("person", "zh", rf"我(?:的|家)?(?P<obj>{ZH_RELATIVES})(?:的名字)?叫(?P<name>.+)"),
-    _rule("person", "zh", rf"我有(?:一个|个|两个|一位)?(?P<obj>{ZH_RELATIVES})"),
-    _rule("birthday", "zh", rf"(?:^|我的?)生日(?:是)?(?P<obj>{_ZH_NUM}\s*月\s*{_ZH_NUM}\s*[日号])"),
-    _rule("allergy", "zh", r"对(?P<obj>.+?)(?<!不)过敏"),
-    _rule("allergy", "zh", rf"{ZH_PREFIX}(?P<obj>[^对不\s]+?)(?<!不)过敏"),
-    _rule("diet", "zh", rf"{ZH_PREFIX}(?:在)?(?P<obj>吃素|素食主义者|减肥|节食|戒糖)"),
-    _rule("health", "zh", rf"{ZH_PREFIX}(?:有)?(?P<obj>腰|膝盖|脖子|肩膀|头|胃|牙|嗓子)(?:一直"
+    rule("pet", "zh", rf"我(?:家|的)(?:的)?(?P<obj>{ZH_PETS})叫(?P<name>.+)"),
+    rule("person", "zh", rf"我(?:的|家)?(?P<obj>{ZH_RELATIVES})(?:的名字)?叫(?P<name>.+)"),
+    rule("person", "zh", rf"我有(?:一个|个|两个|一位)?(?P<obj>{ZH_RELATIVES})"),
+    rule("birthday", "zh", rf"(?:^|我的?)生日(?:是)?(?P<obj>{ZH_NUM}\s*月\s*{ZH_NUM}\s*[日号])"),
+    rule("allergy", "zh", r"对(?P<obj>.+?)(?<!不)过敏"),
+    rule("allergy", "zh", rf"{ZH_PREFIX}(?P<obj>[^对不\s]+?)(?<!不)过敏"),
+    rule("diet", "zh", rf"{ZH_PREFIX}(?:在)?(?P<obj>吃素|素食主义者|减肥|节食|戒糖)"),
+    rule("health", "zh", rf"{ZH_PREFIX}(?:有)?(?P<obj>腰|膝盖|脖子|肩膀|头|胃|牙|嗓子)(?:一直"
           rf"|老是)?"
           r"(?:疼|痛|不好)"),
-    _rule("health", "zh", rf"{ZH_I_PREFIX}有(?P<obj>哮喘|糖尿病|失眠|焦虑症|抑郁症|胃病|鼻炎)"),
-    _rule("plan", "zh", r"(?P<obj>搬到|搬去)(?P<name>.+)"),
-    _rule("plan", "zh", rf"(?P<obj>{ZH_PLANS})"),
-    _rule("situation", "zh", rf"{ZH_PREFIX}(?:很|好|特别|有点)?(?:担心|放心不下|操心)(?P<obj>.+)"),
-    _rule("situation", "zh", r"^(?:最近|这几天|这阵子|一直)(?:因为)?(?P<obj>.+?)(?:所以|搞得|弄得)?"
+    rule("health", "zh", rf"{ZH_I_PREFIX}有(?P<obj>哮喘|糖尿病|失眠|焦虑症|抑郁症|胃病|鼻炎)"),
+    rule("plan", "zh", r"(?P<obj>搬到|搬去)(?P<name>.+)"),
+    rule("plan", "zh", rf"(?P<obj>{ZH_PLANS})"),
+    rule("situation", "zh", rf"{ZH_PREFIX}(?:很|好|特别|有点)?(?:担心|放心不下|操心)(?P<obj>.+)"),
+    rule("situation", "zh", r"^(?:最近|这几天|这阵子|一直)(?:因为)?(?P<obj>.+?)(?:所以|搞得|弄得)?"
           r"(?:我)?(?:好|很|特别|超|太)?(?:累|疲惫|压力(?:好|很|特别)?大|焦虑)"),
-    _rule("situation", "zh", r"因为(?P<obj>.+?)(?:所以|搞得|弄得)?(?:我)?(?:好|很|特别|超|太)?"
+    rule("situation", "zh", r"因为(?P<obj>.+?)(?:所以|搞得|弄得)?(?:我)?(?:好|很|特别|超|太)?"
           r"(?:累|疲惫|压力(?:好|很|特别)?大|焦虑)"),
-    _rule("situation", "zh", r"(?P<obj>加班|工作|学习|考试|带孩子)(?:太多|好多|多)?(?:，|,)?"
+    rule("situation", "zh", r"(?P<obj>加班|工作|学习|考试|带孩子)(?:太多|好多|多)?(?:，|,)?"
           r"(?:我)?(?:好|很|特别|超|太)?(?:累|疲惫|压力(?:好|很|特别)?大)"),
-    _rule("goal", "zh", rf"{ZH_PREFIX}(?:想|要|希望|打算|梦想)(?:成为|当|做)(?:一(?:名|个|位))?"
+    rule("goal", "zh", rf"{ZH_PREFIX}(?:想|要|希望|打算|梦想)(?:成为|当|做)(?:一(?:名|个|位))?"
           r"(?P<obj>.+)"),
-    _rule("goal", "zh", r"我的(?:梦想|目标)是(?P<obj>.+)"),
-    _rule("habit", "zh", rf"{ZH_PREFIX}(?:每天早上|每天晚上|每天|每晚|每周|总是|经常|常常|从不"
+    rule("goal", "zh", r"我的(?:梦想|目标)是(?P<obj>.+)"),
+    rule("habit", "zh", rf"{ZH_PREFIX}(?:每天早上|每天晚上|每天|每晚|每周|总是|经常|常常|从不"
           r"|从来不|下班后)(?:都)?(?P<obj>.+)"),
 )  # fmt: skip
 
-RULES: tuple[FactRule, ...] = (*_EN_RULES, *_KO_RULES, *_JA_RULES, *_ZH_RULES)
+RULES: tuple[FactRule, ...] = (*_EN_RULES, *_KO_RULES, *_JA_RULES, *_ZH_RULES, *LIFE_RULES)
 
-SOFTENERS = re.compile(
-    r"\b(?:don'?t|do\s+not|not|never)\s+really\b|별로|그다지|あまり|そんなに|不太|不怎么|不是很",
-    re.IGNORECASE,
-)
-"""Words that make a (dis)like weaker: "don't really like", "별로 안 좋아해", "不太喜欢"."""
+__all__ = ["OTHER_PERSON", "RULES", "SOFTENERS", "FactRule", "Script"]

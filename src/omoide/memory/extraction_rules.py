@@ -26,8 +26,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.domain import Fact, TrustState
-from omoide.memory.extraction_clauses import Clause, Sentence, split_sentences
-from omoide.memory.extraction_hits import Hit, clause_hits, states_something
+from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
+from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
 from omoide.memory.fact_text import (
@@ -161,6 +161,8 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
     ``gated=False`` searches every rule on every clause (the reference the tests compare
     the gated search with); the results are the same.
     """
+    if gated and not may_state_facts(normalised(message)):
+        return []
     found: dict[str, FactCandidate] = {}
     for sentence in split_sentences(message):
         for candidate in _sentence_facts(sentence, message, gated=gated):

@@ -52,17 +52,31 @@ EN_STRONG = r"really|absolutely|totally|truly|genuinely|seriously|so much|love|a
 EN_PETS = words(
     "cat cats kitten kittens dog dogs puppy puppies hamster hamsters rabbit rabbits bunny "
     "bunnies parrot parrots bird birds fish goldfish turtle turtles tortoise snake snakes "
-    "lizard lizards ferret ferrets hedgehog hedgehogs gecko geckos budgie budgies pet pets"
+    "lizard lizards ferret ferrets hedgehog hedgehogs gecko geckos budgie budgies pet pets "
+    "beagle corgi pug poodle husky labrador retriever shiba chihuahua dachshund doxie "
+    "terrier bulldog frenchie pomeranian maltese collie shepherd greyhound pitbull spaniel "
+    "tabby tomcat axolotl iguana guinea-pig chinchilla cockatiel"
 )
 KO_PETS = words(
     "고양이 강아지 개 햄스터 토끼 앵무새 새 물고기 금붕어 거북이 고슴도치 뱀 도마뱀 반려견 반려묘 "
-    "반려동물 냥이 댕댕이 페럿"
+    "반려동물 냥이 댕댕이 페럿 포메 포메라니안 말티즈 푸들 시츄 진돗개 리트리버 웰시코기 코기 "
+    "비숑 치와와 닥스훈트 시바견 허스키 비글 보더콜리 웰시 코숏 먼치킨 러시안블루 페르시안 "
+    "랙돌 치즈냥이 턱시도 앵무 기니피그"
 )
 JA_PETS = words(
     "猫 ねこ ネコ 子猫 犬 いぬ イヌ 子犬 ハムスター うさぎ ウサギ 兎 インコ オウム 鳥 金魚 魚 "
-    "亀 カメ ハリネズミ フェレット 蛇 ヘビ トカゲ ペット 愛犬 愛猫"
+    "亀 カメ ハリネズミ フェレット 蛇 ヘビ トカゲ ペット 愛犬 愛猫 柴犬 豆柴 秋田犬 プードル "
+    "トイプードル チワワ ダックス ポメラニアン コーギー ラブラドール フレブル パグ "
+    "マルチーズ シーズー ビーグル ハスキー 三毛猫 黒猫 白猫 茶トラ キジトラ サバトラ マンチカン "
+    "ロシアンブルー ラグドール 文鳥 セキセイインコ モルモット チンチラ"
 )
-ZH_PETS = words("猫 猫咪 小猫 狗 小狗 狗狗 仓鼠 兔子 鹦鹉 鸟 金鱼 鱼 乌龟 刺猬 蛇 蜥蜴 宠物")
+ZH_PETS = words(
+    "猫 猫咪 小猫 狗 小狗 狗狗 仓鼠 兔子 鹦鹉 鸟 金鱼 "
+    "鱼 乌龟 刺猬 蛇 蜥蜴 宠物 柯基 柴犬 哈士奇 金毛 泰迪 "
+    "比熊 博美 萨摩耶 边牧 拉布拉多 阿拉斯加 秋田 法斗 "
+    "巴哥 吉娃娃 腊肠 英短 美短 布偶 橘猫 黑猫 白猫 "
+    "狸花猫 暹罗猫 加菲猫 蓝猫 三花猫 奶牛猫 龙猫 豚鼠"
+)
 
 EN_JOBS = words(
     "teacher student nurse doctor engineer developer programmer designer artist writer "
@@ -95,11 +109,16 @@ ZH_JOBS = words(
 
 RELATIVES: Mapping[str, str] = _keyed(
     {
-        "mother": "mom mother mum mommy 엄마 어머니 어머님 母 お母さん 母親 ママ 妈妈 妈 母亲 老妈",
-        "father": "dad father daddy 아빠 아버지 아버님 父 お父さん 父親 パパ 爸爸 爸 父亲 老爸",
+        "mother": "mom mother mum mommy ma 엄마 어머니 "
+        "어머님 母 お母さん 母親 ママ お袋 おふくろ 母ちゃん "
+        "妈妈 妈 母亲 老妈",
+        "father": "dad father daddy pops 아빠 아버지 아버님 "
+        "父 お父さん 父親 パパ 親父 おやじ オヤジ "
+        "父ちゃん 爸爸 爸 父亲 老爸",
         "sister": "sister 여동생 언니 누나 姉 お姉ちゃん 姉ちゃん 妹 姐姐 妹妹",
         "brother": "brother 남동생 오빠 형 兄 お兄ちゃん 兄ちゃん 弟 哥哥 弟弟",
-        "sibling": "sibling siblings 동생 兄弟 兄妹",
+        "sibling": "sibling siblings bro sis 동생 兄弟 兄妹",
+        "parents": "parents folks 부모님 両親 親 父母 爸妈",
         "partner": (
             "girlfriend boyfriend partner fiance fiancee 여자친구 여친 남자친구 남친 애인 "
             "彼女 彼氏 恋人 女朋友 女友 男朋友 男友 对象"
@@ -119,20 +138,23 @@ RELATIVES: Mapping[str, str] = _keyed(
 EN_RELATIVES = words(" ".join(w for w in RELATIVES if w.isascii()))
 KO_RELATIVES = words(" ".join(w for w in RELATIVES if "\uac00" <= w[0] <= "\ud7a3"))
 JA_RELATIVES = words(
-    "母 お母さん 母親 ママ 父 お父さん 父親 パパ 姉 お姉ちゃん 姉ちゃん 妹 兄 お兄ちゃん "
+    "母 お母さん 母親 ママ お袋 おふくろ 母ちゃん 父 お父さん 父親 パパ "
+    "親父 おやじ オヤジ 父ちゃん 両親 姉 お姉ちゃん 姉ちゃん 妹 兄 お兄ちゃん "
     "兄ちゃん 弟 兄弟 彼女 彼氏 恋人 妻 嫁 夫 旦那 子供 子ども 赤ちゃん 息子 娘 友達 友だち 親友 "
     "祖母 祖父 おばあちゃん おじいちゃん"
 )
 ZH_RELATIVES = words(
-    "妈妈 妈 母亲 老妈 爸爸 爸 父亲 老爸 姐姐 妹妹 哥哥 弟弟 女朋友 女友 男朋友 男友 对象 老婆 "
+    "爸妈 父母 妈妈 妈 母亲 老妈 爸爸 爸 父亲 老爸 "
+    "姐姐 妹妹 哥哥 弟弟 女朋友 女友 男朋友 男友 对象 老婆 "
     "妻子 老公 丈夫 孩子 宝宝 儿子 女儿 朋友 闺蜜 室友 好朋友 奶奶 爷爷 外婆 外公 姥姥 姥爷"
 )
 
 PLANS: Mapping[str, str] = _keyed(
     {
         "exam": (
-            "exam exams test finals midterm midterms 시험 기말 중간고사 기말고사 수능 자격증 "
-            "試験 テスト 受験 期末 考试 期末考试 考研 高考 测验"
+            "exam exams test finals midterm midterms toeic toefl ielts jlpt 시험 기말 "
+            "중간고사 기말고사 수능 자격증 토익 토플 오픽 면허 試験 テスト 受験 期末 検定 考试 "
+            "期末考试 考研 高考 测验 四级 六级 雅思 托福 驾照"
         ),
         "interview": "interview 면접 面接 面试",
         "trip": ("trip vacation holiday flight 여행 출장 휴가 旅行 出張 旅游 出差 度假"),
@@ -150,11 +172,13 @@ PLANS: Mapping[str, str] = _keyed(
 EN_PLANS = words(" ".join(w for w in PLANS if w.isascii()))
 KO_PLANS = words(" ".join(w for w in PLANS if "\uac00" <= w[0] <= "\ud7a3"))
 JA_PLANS = words(
-    "試験 テスト 受験 期末 面接 旅行 出張 引っ越し 引越し 誕生日 結婚式 ライブ コンサート 手術 "
+    "検定 JLPT TOEIC 試験 テスト 受験 期末 面接 "
+    "旅行 出張 引っ越し 引越し 誕生日 結婚式 ライブ コンサート 手術 "
     "検診 通院 発表 オーディション 卒業式 デート"
 )
 ZH_PLANS = words(
-    "考试 期末考试 考研 高考 测验 面试 旅行 旅游 出差 度假 搬家 搬到 生日 婚礼 演唱会 手术 看病 "
+    "四级 六级 雅思 托福 驾照 考试 期末考试 考研 高考 测验 面试 "
+    "旅行 旅游 出差 度假 搬家 搬到 生日 婚礼 演唱会 手术 看病 "
     "体检 答辩 汇报 毕业典礼 约会"
 )
 

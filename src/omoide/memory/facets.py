@@ -44,10 +44,10 @@ _BY_SLOT: dict[str, Facet] = {
     ),
     **dict.fromkeys(("pet", "person"), Facet.PEOPLE),
     **dict.fromkeys(("like", "dislike", "hobby", "hooked", "game_now", "quit"), Facet.LIKES),
-    **dict.fromkeys(("allergy", "limit", "diet", "health"), Facet.HEALTH),
+    **dict.fromkeys(("allergy", "limit", "diet", "health", "fear"), Facet.HEALTH),
     "habit": Facet.HABITS,
     **dict.fromkeys(("plan", "goal"), Facet.PLANS),
-    "situation": Facet.SITUATION,
+    **dict.fromkeys(("situation", "care"), Facet.SITUATION),
     "style": Facet.STYLE,
 }
 """Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""

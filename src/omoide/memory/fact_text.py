@@ -74,9 +74,13 @@ _KIND_LIST = (
     Kind("diet", _PERSONAL, 0.75, "single"),
     Kind("health", _PERSONAL, 0.75, "object"),
     Kind("style", _PERSONAL, 0.8, "object"),
+    Kind("fear", _PERSONAL, 0.7, "object"),
+    Kind("care", _EMOTION, 0.8, "keyed"),
+    Kind("breakup", _EMOTION, 0.8, "keyed", "person"),
     Kind("plan", _GOAL, 0.8, "keyed"),
     Kind("goal", _GOAL, 0.6, "object"),
     Kind("habit", _HABIT, 0.45, "object"),
+    Kind("started", _HABIT, 0.55, "object", "habit"),
     Kind("situation", _EMOTION, 0.65, "object"),
 )
 KINDS: Mapping[str, Kind] = MappingProxyType({kind.key: kind for kind in _KIND_LIST})

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from omoide.domain import Fact, Scope, TrustState, new_id
 from omoide.memory.extraction import FactCandidate, FactDecision
-from omoide.memory.extraction_rules import is_rejected
+from omoide.memory.extraction_rules import find_facts, is_rejected
 from omoide.store.base import FactFilter, MemoryStore
 
 REJECTED_SEARCH_LIMIT = 10
@@ -80,3 +80,9 @@ def without_rejected(
         or decision.action not in ("add", "update")
         or not any(is_rejected(decision.candidate, fact) for fact in rejected)
     ]
+
+
+def typed_as_said(text: str) -> tuple[str | None, tuple[str, ...]]:
+    """The slot and terms the rules read in ``text`` (a fact typed by a person), if any."""
+    found = [candidate for candidate in find_facts(text) if candidate.slot]
+    return (found[0].slot, found[0].terms) if found else (None, ())

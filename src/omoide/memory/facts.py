@@ -51,6 +51,7 @@ from omoide.memory.fact_updates import (
     contradicted_fact,
     new_fact,
     rejected_facts,
+    typed_as_said,
     without_rejected,
 )
 from omoide.memory.turns import FactChange
@@ -325,9 +326,13 @@ class FactKeeper:
         slot: str | None = None,
         terms: Sequence[str] = (),
     ) -> Fact:
-        """A fact a person states directly: stored as confirmed, never merged away."""
+        """A fact a person states directly: stored as confirmed, never merged away. Without a
+        slot, the slot and terms are read from the text as the rules read a turn."""
+        text = check_fact_text(text)
+        if slot is None:
+            slot, terms = typed_as_said(text)
         candidate = FactCandidate(
-            text=check_fact_text(text),
+            text=text,
             category=category,
             confidence=check_unit_interval(confidence, name="confidence"),
             salience=check_unit_interval(salience, name="salience"),
@@ -370,10 +375,13 @@ class FactKeeper:
             scope, replace(old, trust=TrustState.CONTRADICTED), vector=None
         )
         at = as_utc(at)
+        slot, terms = typed_as_said(check_fact_text(text))
         new = replace(
             updated,
             id=new_id(),
             text=check_fact_text(text),
+            slot=slot,
+            terms=terms,
             recorded_at=at,
             valid_from=at,
             supersedes=old.id,
