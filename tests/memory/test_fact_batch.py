@@ -161,6 +161,10 @@ class CountingStore:
         self.calls.append("search_fact_keywords")
         return await self.inner.search_fact_keywords(scope, text, where=where, limit=limit)
 
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
+        self.calls.append("deleted_fact_digests")
+        return await self.inner.deleted_fact_digests(scope, digests)
+
 
 async def batch_turns(app: Omoide, conversation: Sequence[tuple[Scope, str]]) -> list[BatchTurn]:
     """``conversation`` stored as episodes (no fact kept yet), with rule candidates and vectors."""
@@ -199,8 +203,14 @@ async def test_a_viewer_past_the_limit_is_left_to_the_per_turn_path(tmp_path: Pa
         assert kept[0] is None
         assert kept[1] is not None
         assert [change.action for change in kept[1]] == ["update"]
-        # one read of current facts, one search for rejected facts per turn kept, one write
-        assert store.calls == ["current_facts", "search_fact_keywords", "write_fact_changes"]
+        # one read of current facts, one of deleted facts' digests per viewer kept, one
+        # search for rejected facts per turn kept, one write
+        assert store.calls == [
+            "current_facts",
+            "deleted_fact_digests",
+            "search_fact_keywords",
+            "write_fact_changes",
+        ]
         assert [fact.text for fact in await app.memory.list_facts(YUKI)] == ["I hate chess"]
     finally:
         await app.aclose()

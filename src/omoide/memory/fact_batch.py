@@ -13,6 +13,10 @@ current fact of its category as the duplicate threshold confirms that fact inste
 one difference is what rules compare against: every current fact of the viewer here, the
 twenty nearest there (the same set while a viewer has fewer than ten).
 
+Neither path brings back what a person corrected or deleted: before deciding, the batch
+reads the rejected facts each turn's words may repeat and, once per viewer, which of its
+candidates' digests deleted facts left (:mod:`omoide.memory.fact_digests`).
+
 A viewer with more than ``limit`` current facts is left to the per-turn path, and so is the
 whole batch when the read or the write fails (a concurrent correction may have changed a
 fact in between: nothing of the batch was written, and the per-turn path re-reads).
@@ -30,6 +34,7 @@ import numpy as np
 from omoide.domain import Episode, Fact, FactCategory, Scope, Vector
 from omoide.errors import OmoideError
 from omoide.memory.extraction import FactCandidate, FactDecision, decide
+from omoide.memory.fact_digests import deleted_digests, without_deleted
 from omoide.memory.fact_updates import (
     confirmed_fact,
     contradicted_fact,
@@ -63,6 +68,8 @@ class BatchTurn:
     vectors: Mapping[str, Vector]
     rejected: tuple[Fact, ...] = ()
     """Facts a person rejected that this turn's words may repeat (read by :func:`keep_batch`)."""
+    deleted: frozenset[str] = frozenset()
+    """Digests of facts a person deleted that this turn's candidates match (read likewise)."""
 
 
 @dataclass(slots=True)
@@ -126,9 +133,7 @@ async def keep_batch(
     try:
         current = await store.current_facts(scopes, limit=limit) if scopes else {}
         fitting = {scope: facts for scope, facts in current.items() if facts is not None}
-        mine = [
-            await _with_rejected(store, turn) for turn in turns if turn.episode.scope in fitting
-        ]
+        mine = await _with_removed(store, [t for t in turns if t.episode.scope in fitting])
         decided = decide_batch(mine, fitting, duplicate_threshold=duplicate_threshold)
         await store.write_fact_changes(character_id, decided.writes)
     except OmoideError as exc:
@@ -139,6 +144,22 @@ async def keep_batch(
         for change in turn_changes:
             metrics.increment(f"facts.{change.action}")
     return [next(changes) if turn.episode.scope in fitting else None for turn in turns]
+
+
+async def _with_removed(store: MemoryStore, turns: Sequence[BatchTurn]) -> list[BatchTurn]:
+    """``turns`` with what a person removed that they may bring back: the rejected facts
+    their words may repeat (per turn) and the deleted facts' digests their candidates
+    match (one read per viewer), as the per-turn path reads them."""
+    candidates: dict[Scope, list[FactCandidate]] = {}
+    for turn in turns:
+        candidates.setdefault(turn.episode.scope, []).extend(turn.candidates)
+    deleted = {
+        scope: await deleted_digests(store, scope, found) for scope, found in candidates.items()
+    }
+    return [
+        replace(await _with_rejected(store, turn), deleted=deleted[turn.episode.scope])
+        for turn in turns
+    ]
 
 
 async def _with_rejected(store: MemoryStore, turn: BatchTurn) -> BatchTurn:
@@ -161,7 +182,9 @@ def decide_batch(
     for turn in turns:
         viewer = viewers[turn.episode.scope]
         decided = decide(turn.candidates, list(viewer.facts.values()))
-        decisions = without_rejected(decided, turn.rejected)
+        decisions = without_deleted(
+            without_rejected(decided, turn.rejected), turn.episode.scope, turn.deleted
+        )
         turn_changes = _Turn(turn, viewer, duplicate_threshold, result.writes).apply(decisions)
         result.changes.append(turn_changes)
     return result

@@ -9,6 +9,7 @@ from datetime import datetime
 from omoide.domain import Fact, Scope, TrustState, new_id
 from omoide.memory.extraction import FactCandidate, FactDecision
 from omoide.memory.extraction_rules import find_facts, is_rejected
+from omoide.memory.fact_digests import deleted_digests, stated, without_deleted
 from omoide.store.base import FactFilter, MemoryStore
 
 REJECTED_SEARCH_LIMIT = 10
@@ -80,6 +81,17 @@ def without_rejected(
         or decision.action not in ("add", "update")
         or not any(is_rejected(decision.candidate, fact) for fact in rejected)
     ]
+
+
+async def kept_decisions(
+    store: MemoryStore, scope: Scope, message: str, decisions: Sequence[FactDecision]
+) -> list[FactDecision]:
+    """``decisions`` of a turn saying ``message`` without the adds and updates that would
+    bring back a fact a person rejected (:func:`rejected_facts`) or deleted
+    (:mod:`omoide.memory.fact_digests`)."""
+    kept = without_rejected(decisions, await rejected_facts(store, scope, message))
+    deleted = await deleted_digests(store, scope, stated(kept))
+    return without_deleted(kept, scope, deleted)
 
 
 def typed_as_said(text: str) -> tuple[str | None, tuple[str, ...]]:

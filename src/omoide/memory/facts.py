@@ -49,10 +49,9 @@ from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchTurn, keep_batch
 from omoide.memory.fact_updates import (
     confirmed_fact,
     contradicted_fact,
+    kept_decisions,
     new_fact,
-    rejected_facts,
     typed_as_said,
-    without_rejected,
 )
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
@@ -177,8 +176,9 @@ class FactKeeper:
             decisions = await extractor.extract(
                 episode.user_message, episode.bot_message, user_name=user_name, existing=existing
             )
-        rejected = await rejected_facts(self._store, episode.scope, episode.user_message)
-        decisions = without_rejected(decisions, rejected)
+        decisions = await kept_decisions(
+            self._store, episode.scope, episode.user_message, decisions
+        )
         vectors = await self._vectors_for(decisions, text_vectors or {})
         return await self._apply_all(episode, decisions, vectors, related)
 

@@ -21,6 +21,7 @@ from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
 from omoide.memory.decay import DecayReport, run_decay
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
+from omoide.memory.fact_digests import fact_digests
 from omoide.memory.facts import FactKeeper
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
@@ -195,7 +196,13 @@ class MemoryManager:
     async def delete_fact(
         self, scope: Scope, fact_id: str, *, reason: str = "deleted by request"
     ) -> Tombstone:
-        return await self._store.delete_fact(scope, fact_id, reason=reason, at=self._clock.now())
+        """Delete a fact for good: a viewer repeating it does not bring it back (its
+        tombstone keeps keyed digests of what it said, never the words)."""
+        fact = await self._store.get_fact(scope, fact_id)
+        digests = fact_digests(scope, fact.text, fact.slot, fact.terms)
+        return await self._store.delete_fact(
+            scope, fact_id, reason=reason, at=self._clock.now(), digests=digests
+        )
 
     # --- episodes, emotions, viewers ----------------------------------------------------
     async def delete_episode(

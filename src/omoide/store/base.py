@@ -204,8 +204,17 @@ class MemoryStore(Protocol):
         ...
 
     async def delete_fact(
-        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
-    ) -> Tombstone: ...
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
+    ) -> Tombstone:
+        """Delete the fact and leave a tombstone. ``digests`` (lowercase hex, 32 to 128
+        characters: keyed digests of what the fact said, never its text) stay with the
+        tombstone for :meth:`deleted_fact_digests` until the scope is forgotten."""
+        ...
+
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
+        """Those of ``digests`` that a fact deleted in ``scope`` left (see
+        :meth:`delete_fact`)."""
+        ...
 
     async def current_facts(
         self, scopes: Sequence[Scope], *, limit: int
@@ -226,7 +235,10 @@ class MemoryStore(Protocol):
         ...
 
     # --- viewers and characters --------------------------------------------------------
-    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport: ...
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
+        """Delete every memory of ``scope``, and the digests its deleted facts left; the
+        tombstones keep ids, kinds, times and reasons."""
+        ...
 
     async def export_scope(self, scope: Scope) -> ScopeExport: ...
 

@@ -15,7 +15,7 @@ from datetime import datetime
 
 import psycopg.errors
 
-from omoide.domain import Fact, MemoryKind, Scope, check_identifier
+from omoide.domain import Fact, MemoryKind, Scope, Tombstone, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EmbeddingInfo, FactWrite
 from omoide.store.record_fields import check_fact_scope, fact_field_values
@@ -24,7 +24,7 @@ from omoide.store.server.database import Connection, execute, fetch_all, fetch_o
 from omoide.store.server.embedding import vector_bytes
 from omoide.store.server.filters import Conditions
 from omoide.store.server.scopes import character_scopes
-from omoide.store.server.tombstones import write_tombstones
+from omoide.store.server.tombstones import write_fact_digests, write_tombstones
 
 FROM_FACTS = "FROM facts f JOIN scopes s ON s.id = f.scope_id"
 _FACT_FIELDS = (
@@ -303,8 +303,11 @@ async def record_recalls(
 
 
 async def delete_fact(
-    connection: Connection, scope: Scope, scope_id: int, fact_id: str, *, reason: str, at: datetime
+    connection: Connection, scope_id: int, tombstone: Tombstone, digests: Sequence[str]
 ) -> int:
+    """Delete the fact ``tombstone`` names and leave the tombstone, with ``digests`` of what
+    the fact said; returns the fact's internal id."""
+    scope, fact_id = tombstone.scope, tombstone.memory_id
     row = await fetch_one(
         connection,
         "DELETE FROM facts WHERE scope_id = %s AND id = %s RETURNING internal_id",
@@ -312,5 +315,13 @@ async def delete_fact(
     )
     if row is None:
         raise NotFound(f"fact {fact_id!r} not found in scope {scope}")
-    await write_tombstones(connection, scope_id, MemoryKind.FACT, [fact_id], reason=reason, at=at)
+    await write_tombstones(
+        connection,
+        scope_id,
+        MemoryKind.FACT,
+        [fact_id],
+        reason=tombstone.reason,
+        at=tombstone.deleted_at,
+    )
+    await write_fact_digests(connection, scope_id, fact_id, digests)
     return int(row[0])

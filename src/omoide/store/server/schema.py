@@ -142,6 +142,14 @@ _FACT_SLOTS = (
     "ALTER TABLE facts ADD COLUMN terms text[] NOT NULL DEFAULT '{}'",
 )
 
+_DELETED_FACT_DIGESTS = (
+    """CREATE TABLE deleted_fact_digests (
+        scope_id bigint NOT NULL REFERENCES scopes (id),
+        digest text COLLATE "C" NOT NULL,
+        memory_id text COLLATE "C" NOT NULL,
+        PRIMARY KEY (scope_id, digest, memory_id))""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_records", _RECORDS),
     Migration(2, "create_service_state", _SERVICE_STATE),
@@ -149,6 +157,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "claim_growth_work", GROWTH_CLAIMS),
     Migration(5, "create_api_keys", _API_KEYS),
     Migration(6, "add_fact_slot_and_terms", _FACT_SLOTS),
+    Migration(7, "create_deleted_fact_digests", _DELETED_FACT_DIGESTS),
 )
 
 

@@ -44,8 +44,14 @@ from omoide.store.server.engines import Changes, Engines, nothing_found
 from omoide.store.server.filters import episode_conditions, fact_conditions
 from omoide.store.server.scopes import ensure_scope_id
 from omoide.store.server.searches import keyword_search, vector_search
-from omoide.store.server.tombstones import list_tombstones, tombstone_for
-from omoide.store.sqlite.arguments import check_count, check_reason, check_scope, check_text
+from omoide.store.server.tombstones import deleted_fact_digests, list_tombstones, tombstone_for
+from omoide.store.sqlite.arguments import (
+    check_count,
+    check_digests,
+    check_reason,
+    check_scope,
+    check_text,
+)
 
 
 class ServerMemoryStore:
@@ -279,20 +285,24 @@ class ServerMemoryStore:
         return await self._engines.change_scope(scope, work, missing)
 
     async def delete_fact(
-        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
     ) -> Tombstone:
         check_reason(reason)
+        kept = check_digests(digests)
         tombstone = tombstone_for(scope, MemoryKind.FACT, fact_id, reason=reason, at=at)
 
         async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
-            deleted = await facts.delete_fact(
-                connection, scope, scope_id, fact_id, reason=reason, at=tombstone.deleted_at
-            )
-            changes.facts.append(deleted)
+            changes.facts.append(await facts.delete_fact(connection, scope_id, tombstone, kept))
 
         missing = nothing_found(f"fact {fact_id!r} not found in scope {scope}")
         await self._engines.change_scope(scope, work, missing)
         return tombstone
+
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
+        wanted = check_digests(digests)
+        return await self._engines.read(
+            scope, lambda c, scope_id: deleted_fact_digests(c, scope_id, wanted), set
+        )
 
     async def current_facts(
         self, scopes: Sequence[Scope], *, limit: int

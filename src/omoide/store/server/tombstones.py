@@ -1,4 +1,9 @@
-"""Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content."""
+"""Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content.
+
+A person's deletion of a fact also leaves keyed digests of what it said (see
+``omoide.memory.fact_digests``), so a viewer repeating it does not bring it back; they
+cannot be read back as text, are never exported, and go when the scope is forgotten.
+"""
 
 from __future__ import annotations
 
@@ -47,3 +52,35 @@ async def list_tombstones(connection: Connection, scope_id: int) -> list[Tombsto
         (scope_id,),
     )
     return [tombstone_from_row(row) for row in rows]
+
+
+async def write_fact_digests(
+    connection: Connection, scope_id: int, fact_id: str, digests: Sequence[str]
+) -> None:
+    """Keep the keyed digests a deleted fact left with its tombstone (never its text)."""
+    if not digests:
+        return
+    await execute(
+        connection,
+        "INSERT INTO deleted_fact_digests (scope_id, digest, memory_id) "
+        "SELECT %s, digest, %s FROM unnest(%s::text[]) AS kept(digest) ON CONFLICT DO NOTHING",
+        (scope_id, fact_id, list(digests)),
+    )
+
+
+async def deleted_fact_digests(
+    connection: Connection, scope_id: int, digests: Sequence[str]
+) -> set[str]:
+    """Those of ``digests`` that facts deleted in the scope left."""
+    rows = await fetch_all(
+        connection,
+        "SELECT DISTINCT digest FROM deleted_fact_digests "
+        "WHERE scope_id = %s AND digest = ANY(%s::text[])",
+        (scope_id, list(digests)),
+    )
+    return {str(row[0]) for row in rows}
+
+
+async def forget_fact_digests(connection: Connection, scope_id: int) -> None:
+    """Remove every digest the scope's deleted facts left (forget means gone)."""
+    await execute(connection, "DELETE FROM deleted_fact_digests WHERE scope_id = %s", (scope_id,))

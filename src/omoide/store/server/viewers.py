@@ -33,7 +33,11 @@ from omoide.store.server.episodes import FROM_EPISODES
 from omoide.store.server.facts import list_facts
 from omoide.store.server.filters import episode_conditions, fact_conditions
 from omoide.store.server.scopes import character_scopes
-from omoide.store.server.tombstones import list_tombstones, write_tombstones
+from omoide.store.server.tombstones import (
+    forget_fact_digests,
+    list_tombstones,
+    write_tombstones,
+)
 
 
 @dataclass
@@ -66,6 +70,7 @@ async def forget_scope(
     at: datetime,
 ) -> ForgetReport:
     """Delete everything of one scope and leave a tombstone for each memory and the scope."""
+    await forget_fact_digests(connection, scope_id)
     emotion_rows = await _delete_ids(connection, "emotions", scope_id)
     fact_rows = await _delete_ids(connection, "facts", scope_id)
     episode_rows = await _delete_ids(connection, "episodes", scope_id)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from omoide.domain import Scope
 from omoide.errors import InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter
@@ -43,6 +46,19 @@ def check_reason(reason: str) -> str:
     if len(reason) > MAX_REASON_LENGTH:
         raise InvalidInput(f"a deletion reason must be at most {MAX_REASON_LENGTH} characters")
     return reason
+
+
+_DIGEST = re.compile(r"[0-9a-f]{32,128}")
+
+
+def check_digests(digests: Sequence[str]) -> list[str]:
+    """Digests of deleted facts, each once: lowercase hex only, so no text passes for one."""
+    if isinstance(digests, str | bytes):
+        raise InvalidInput("fact digests must be a sequence of strings, not one string")
+    for digest in digests:
+        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+            raise InvalidInput("a fact digest must be 32 to 128 lowercase hex characters")
+    return list(dict.fromkeys(digests))
 
 
 def check_episode_filter(where: EpisodeFilter) -> EpisodeFilter:

@@ -27,7 +27,7 @@ from omoide.store.sqlite.codec import FACT_COLUMNS, FIELD_ENCODING, fact_from_ro
 from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_one
 from omoide.store.sqlite.filters import fact_record_conditions, fact_vector_conditions
 from omoide.store.sqlite.scopes import character_scopes
-from omoide.store.sqlite.tombstones import write_tombstones
+from omoide.store.sqlite.tombstones import write_fact_digests, write_tombstones
 from omoide.store.sqlite.vectors import VectorSpace
 
 _FROM_FACTS = "FROM facts f JOIN scopes s ON s.id = f.scope_id"
@@ -303,7 +303,9 @@ def delete_fact(
     *,
     reason: str,
     at: datetime,
+    digests: Sequence[str] = (),
 ) -> None:
     internal_id = _require_fact(connection, scope, scope_id, fact_id)
     remove_facts(connection, space, [internal_id])
     write_tombstones(connection, scope_id, MemoryKind.FACT, [fact_id], reason=reason, at=at)
+    write_fact_digests(connection, scope_id, fact_id, digests)

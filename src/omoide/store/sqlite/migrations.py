@@ -170,11 +170,22 @@ def add_fact_slot_and_terms(connection: apsw.Connection) -> None:
     connection.execute("ALTER TABLE facts ADD COLUMN terms TEXT NOT NULL DEFAULT '[]'")
 
 
+def create_deleted_fact_digests(connection: apsw.Connection) -> None:
+    """Keyed digests a person's deletion of a fact leaves with its tombstone (never text)."""
+    connection.execute(
+        "CREATE TABLE deleted_fact_digests ("
+        "scope_id INTEGER NOT NULL REFERENCES scopes (id), digest TEXT NOT NULL, "
+        "memory_id TEXT NOT NULL, PRIMARY KEY (scope_id, digest, memory_id)"
+        ") STRICT, WITHOUT ROWID"
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_core_tables", create_core_tables),
     Migration(2, "create_keyword_tables", create_keyword_tables),
     Migration(3, "rebuild_keyword_rows_with_stemming", rebuild_keyword_rows),
     Migration(4, "add_fact_slot_and_terms", add_fact_slot_and_terms),
+    Migration(5, "create_deleted_fact_digests", create_deleted_fact_digests),
 )
 
 

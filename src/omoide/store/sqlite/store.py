@@ -40,6 +40,7 @@ from omoide.store.base import (
 from omoide.store.sqlite import episodes, fact_changes, facts, neighbours, viewers
 from omoide.store.sqlite.arguments import (
     check_count,
+    check_digests,
     check_episode_filter,
     check_fact_filter,
     check_neighbour_limit,
@@ -51,7 +52,7 @@ from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS, open_database
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
-from omoide.store.sqlite.tombstones import list_tombstones, tombstone_for
+from omoide.store.sqlite.tombstones import deleted_fact_digests, list_tombstones, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
 
 
@@ -258,18 +259,25 @@ class SqliteMemoryStore(ScopedDatabase):
         )
 
     async def delete_fact(
-        self, scope: Scope, fact_id: str, *, reason: str, at: datetime
+        self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
     ) -> Tombstone:
         check_reason(reason)
+        kept = check_digests(digests)
         tombstone = tombstone_for(scope, MemoryKind.FACT, fact_id, reason=reason, at=at)
         await self._write_scope(
             scope,
             lambda c, scope_id: facts.delete_fact(
-                c, self._space, scope, scope_id, fact_id, reason=reason, at=at
+                c, self._space, scope, scope_id, fact_id, reason=reason, at=at, digests=kept
             ),
             nothing_found(f"fact {fact_id!r} not found in scope {scope}"),
         )
         return tombstone
+
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
+        wanted = check_digests(digests)
+        return await self._read_scope(
+            scope, lambda c, scope_id: deleted_fact_digests(c, scope_id, wanted), set
+        )
 
     async def current_facts(
         self, scopes: Sequence[Scope], *, limit: int

@@ -1,7 +1,13 @@
-"""Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content."""
+"""Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content.
+
+A person's deletion of a fact also leaves keyed digests of what it said (see
+``omoide.memory.fact_digests``), so a viewer repeating it does not bring it back; they
+cannot be read back as text, are never exported, and go when the scope is forgotten.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -50,3 +56,31 @@ def list_tombstones(connection: apsw.Connection, scope_id: int) -> list[Tombston
         (scope_id,),
     )
     return [tombstone_from_row(row) for row in rows]
+
+
+def write_fact_digests(
+    connection: apsw.Connection, scope_id: int, fact_id: str, digests: Sequence[str]
+) -> None:
+    """Keep the keyed digests a deleted fact left with its tombstone (never its text)."""
+    connection.executemany(
+        "INSERT OR IGNORE INTO deleted_fact_digests (scope_id, digest, memory_id) VALUES (?, ?, ?)",
+        [(scope_id, digest, fact_id) for digest in digests],
+    )
+
+
+def deleted_fact_digests(
+    connection: apsw.Connection, scope_id: int, digests: Sequence[str]
+) -> set[str]:
+    """Those of ``digests`` that facts deleted in the scope left."""
+    rows = fetch_all(
+        connection,
+        "SELECT DISTINCT digest FROM deleted_fact_digests "
+        "WHERE scope_id = ? AND digest IN (SELECT value FROM json_each(?))",
+        (scope_id, json.dumps(list(digests))),
+    )
+    return {str(row[0]) for row in rows}
+
+
+def forget_fact_digests(connection: apsw.Connection, scope_id: int) -> None:
+    """Remove every digest the scope's deleted facts left (forget means gone)."""
+    connection.execute("DELETE FROM deleted_fact_digests WHERE scope_id = ?", (scope_id,))

@@ -32,7 +32,11 @@ from omoide.store.sqlite.codec import (
 from omoide.store.sqlite.connection import fetch_all
 from omoide.store.sqlite.filters import episode_record_conditions
 from omoide.store.sqlite.scopes import character_scopes
-from omoide.store.sqlite.tombstones import list_tombstones, write_tombstones
+from omoide.store.sqlite.tombstones import (
+    forget_fact_digests,
+    list_tombstones,
+    write_tombstones,
+)
 from omoide.store.sqlite.vectors import VectorSpace
 
 
@@ -61,6 +65,7 @@ def forget_scope(
     fact_rows = _ids(connection, "facts", scope_id)
     episode_rows = _ids(connection, "episodes", scope_id)
     connection.execute("DELETE FROM emotions WHERE scope_id = ?", (scope_id,))
+    forget_fact_digests(connection, scope_id)
     facts.remove_facts(connection, space, [internal_id for internal_id, _ in fact_rows])
     episodes.remove_episodes(connection, space, [internal_id for internal_id, _ in episode_rows])
     for kind, rows in (
