@@ -34,7 +34,7 @@ EXPANSIONS = ((3, 0.3), (3, 0.5), (3, 0.8), (5, 0.5))
 LEGEND = (
     "Each variant is omoide's recall ranking (relevance: the cosine on the embedder's "
     "calibrated scale and BM25 per query term saturated at half 1, weighted mean "
-    "v0.5/k0.5, of the two store searches with the recall path's candidate count each; "
+    "agreement 0.5, of the two store searches with the recall path's candidate count each; "
     "times the bounded factor of recency 0.1 and importance 0.25; answers to the best "
     "asking episodes joined) with the change its name says: `unstemmed` keyword "
     "analysis without stemming, `expanded` keyword search with pseudo-relevance feedback "
@@ -100,8 +100,8 @@ RELEVANCE_ONLY = RankingWeights(relevance=1.0, recency=0.0, importance=0.0)
 NO_IMPORTANCE = RankingWeights(relevance=1.0, recency=0.1, importance=0.0)
 
 
-def split(vector: float) -> FusionConfig:
-    return FusionConfig(vector_weight=vector, keyword_weight=round(1.0 - vector, 6))
+def agreeing(agreement: float) -> FusionConfig:
+    return FusionConfig(agreement=agreement)
 
 
 def reranked(
@@ -146,9 +146,9 @@ def neighbour_variants(found: Timelines) -> list[Variant]:
             Variant(f"ex{top} f{fraction:g}", reranked(found, expansion(top, fraction)))
             for top, fraction in EXPANSIONS
         ),
-        Variant("v0.3 nb0.3", reranked(found, propagation(0.3), fusion=split(0.3))),
-        Variant("v0.3 ex3 f0.5", reranked(found, expansion(3, 0.5), fusion=split(0.3))),
-        Variant("v0.3 ex3 f0.4", reranked(found, expansion(3, 0.4), fusion=split(0.3))),
+        Variant("a0 nb0.3", reranked(found, propagation(0.3), fusion=agreeing(0.0))),
+        Variant("a0 ex3 f0.5", reranked(found, expansion(3, 0.5), fusion=agreeing(0.0))),
+        Variant("a0 ex3 f0.4", reranked(found, expansion(3, 0.4), fusion=agreeing(0.0))),
     ]
 
 
@@ -159,10 +159,10 @@ def contextual_variants(found: Timelines) -> list[Variant]:
         Variant("vector", vector_only),
         Variant("ctx vector", contextual_only),
         Variant("today", omoide()),
-        Variant("v0.3", omoide(fusion=split(0.3))),
+        Variant("a0 stemmed", omoide(fusion=agreeing(0.0))),
         Variant("ctx", omoide(vectors=CONTEXTUAL)),
-        Variant("ctx v0.3", omoide(vectors=CONTEXTUAL, fusion=split(0.3))),
-        Variant("ctx v0.7", omoide(vectors=CONTEXTUAL, fusion=split(0.7))),
+        Variant("ctx a0", omoide(vectors=CONTEXTUAL, fusion=agreeing(0.0))),
+        Variant("ctx a1", omoide(vectors=CONTEXTUAL, fusion=agreeing(1.0))),
         Variant("ex3 f0.5", reranked(found, expansion(3, 0.5))),
         Variant("ctx ex3 f0.5", reranked(found, expansion(3, 0.5), vectors=CONTEXTUAL)),
     ]
@@ -183,14 +183,13 @@ def all_variants(found: Timelines | None = None) -> list[Variant]:
         Variant("c20", omoide(candidates=20)),
         Variant("c50", omoide(candidates=50)),
         Variant("c100", omoide(candidates=100)),
-        Variant("v0.3", omoide(fusion=split(0.3))),
-        Variant("v0.4", omoide(fusion=split(0.4))),
-        Variant("v0.6", omoide(fusion=split(0.6))),
+        Variant("a0", omoide(fusion=agreeing(0.0))),
+        Variant("a1", omoide(fusion=agreeing(1.0))),
         Variant("h0.5", omoide(keyword_half=0.5)),
         Variant("h2", omoide(keyword_half=2.0)),
         Variant("h4", omoide(keyword_half=4.0)),
-        Variant("v0.3 h2", omoide(fusion=split(0.3), keyword_half=2.0)),
-        Variant("v0.4 c50", omoide(fusion=split(0.4), candidates=50)),
+        Variant("a1 h4", omoide(fusion=agreeing(1.0), keyword_half=4.0)),
+        Variant("a0.5 c50", omoide(fusion=agreeing(0.5), candidates=50)),
         *neighbour_variants(found or {}),
     ]
 

@@ -1,5 +1,5 @@
 """PNG plots of a quality report (matplotlib, headless, when installed): recall@k curves
-of the headline systems per dataset, and the fusion sweep (vector weight vs the selection
+of the headline systems per dataset, and the fusion sweep (agreement vs the selection
 metric on the dev half, one line per keyword half, recency and importance as default)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 from benchmarks.quality.metrics import K_VALUES
 from omoide.memory.ranking import RankingWeights
 
-_FUSION = re.compile(r"^omoide:(\S+) v([\d.]+)/k[\d.]+ h([\d.]+) rel1 rec([\d.]+) imp([\d.]+)$")
+_FUSION = re.compile(r"^omoide:(\S+) a([\d.]+) h([\d.]+) rel1 rec([\d.]+) imp([\d.]+)$")
 _DEFAULT_WEIGHTS = RankingWeights()
 
 
@@ -60,7 +60,7 @@ def plot_curves(name: str, data: dict[str, Any], path: Path) -> Path:
 
 
 def sweep_points(data: dict[str, Any]) -> dict[tuple[str, str], list[tuple[float, float]]]:
-    """(embedder, keyword half) -> [(vector weight, dev selection metric)] under the
+    """(embedder, keyword half) -> [(agreement, dev selection metric)] under the
     default recency and importance weights."""
     metric = data["selection_metric"]
     wanted = (f"{_DEFAULT_WEIGHTS.recency:g}", f"{_DEFAULT_WEIGHTS.importance:g}")
@@ -69,11 +69,11 @@ def sweep_points(data: dict[str, Any]) -> dict[tuple[str, str], list[tuple[float
         match = _FUSION.match(system)
         if match is None:
             continue
-        embedder, vector, half, recency, importance = match.groups()
+        embedder, agreement, half, recency, importance = match.groups()
         if (recency, importance) != wanted:
             continue
         lines.setdefault((embedder, half), []).append(
-            (float(vector), values.get("dev", {}).get(metric, 0.0))
+            (float(agreement), values.get("dev", {}).get(metric, 0.0))
         )
     return {key: sorted(points) for key, points in lines.items()}
 
@@ -101,7 +101,7 @@ def plot_sweep(name: str, data: dict[str, Any], path: Path) -> Path | None:
             linestyle=":",
             label="bm25",
         )
-    axes.set_xlabel("vector weight (keyword weight = 1 - vector weight)")
+    axes.set_xlabel("agreement (what the weaker search adds to the stronger)")
     axes.set_ylabel(f"{data['selection_metric']} (dev half)")
     axes.set_title(f"{name}: fusion sweep")
     axes.grid(alpha=0.3)

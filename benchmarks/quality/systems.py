@@ -66,7 +66,7 @@ class SystemSpec:
 def config_label(config: MemoryConfig, keyword_half: float = KEYWORD_HALF) -> str:
     fusion, weights = config.fusion, config.ranking
     return (
-        f"v{fusion.vector_weight:g}/k{fusion.keyword_weight:g} h{keyword_half:g} "
+        f"a{fusion.agreement:g} h{keyword_half:g} "
         f"rel{weights.relevance:g} rec{weights.recency:g} imp{weights.importance:g}"
     )
 
@@ -80,21 +80,21 @@ def default_name(embedder: str) -> str:
     return default_spec(embedder).name
 
 
-VECTOR_WEIGHTS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
-"""Vector weight of the fusion; the keyword weight is 1 minus it."""
+AGREEMENTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""How much the weaker search adds to the stronger (``FusionConfig.agreement``)."""
 KEYWORD_HALVES = (0.5, 1.0, 2.0, 4.0)
 DEFAULT_WEIGHTS = RankingWeights()
 RECENCY_WEIGHTS = (0.0, DEFAULT_WEIGHTS.recency)
-IMPORTANCE_WEIGHTS = (0.0, DEFAULT_WEIGHTS.importance)
+IMPORTANCE_WEIGHTS = (0.0, 0.25, DEFAULT_WEIGHTS.importance)
 
 
 def grid(embedder: str) -> list[SystemSpec]:
-    """Every combination of fusion split, keyword half, recency and importance weight."""
+    """Every combination of fusion agreement, keyword half, recency and importance weight."""
     specs = []
-    for vector, half, recency, importance in itertools.product(
-        VECTOR_WEIGHTS, KEYWORD_HALVES, RECENCY_WEIGHTS, IMPORTANCE_WEIGHTS
+    for agreement, half, recency, importance in itertools.product(
+        AGREEMENTS, KEYWORD_HALVES, RECENCY_WEIGHTS, sorted(set(IMPORTANCE_WEIGHTS))
     ):
-        fusion = FusionConfig(vector_weight=vector, keyword_weight=round(1.0 - vector, 6))
+        fusion = FusionConfig(agreement=agreement)
         weights = RankingWeights(recency=recency, importance=importance)
         config = MemoryConfig(ranking=weights, fusion=fusion)
         specs.append(SystemSpec(SystemKind.OMOIDE, embedder, config, half))

@@ -45,7 +45,7 @@ def test_variants_choose_stemmed_or_unstemmed_keyword_hits_and_cut_candidates() 
     probe = Probe("q", "question", NOW, frozenset({"u1"}), "single-hop")
     pool = Pool(
         probe,
-        vector=(Hit(third, 0.9), Hit(second, 0.8), Hit(first, 0.8), Hit(far, 0.0)),
+        vector=(Hit(third, 0.6), Hit(second, 0.45), Hit(first, 0.45), Hit(far, 0.0)),
         keyword=(Hit(second, 5.0),),
         scale=SCALE,
         query_terms=1,
@@ -55,7 +55,7 @@ def test_variants_choose_stemmed_or_unstemmed_keyword_hits_and_cut_candidates() 
     assert omoide()(pool)[0] == "u2"
     assert omoide(keywords="unstemmed")(pool)[0] == "u1"
     assert omoide(candidates=1)(pool) == ["u3", "u2"]
-    by_meaning = FusionConfig(vector_weight=1.0, keyword_weight=0.0)
+    by_meaning = FusionConfig(agreement=0.0)
     assert omoide(fusion=by_meaning)(pool)[:2] == ["u3", "u2"]
 
 

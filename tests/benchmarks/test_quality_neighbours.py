@@ -86,8 +86,8 @@ def pool_and_timelines() -> tuple[Pool, dict[Scope, Timeline]]:
     probe = Probe("q", "plans for the summer", NOW, frozenset({"answers"}), "single-hop")
     pool = Pool(
         probe,
-        vector=(Hit(stored["asks"], 0.9), Hit(stored["other"], 0.6), Hit(stored["filler"], 0.1)),
-        keyword=(Hit(stored["asks"], 6.0), Hit(stored["other"], 3.0)),
+        vector=(Hit(stored["asks"], 0.9), Hit(stored["other"], 0.4), Hit(stored["filler"], 0.1)),
+        keyword=(Hit(stored["asks"], 6.0), Hit(stored["other"], 1.5)),
         scale=RelevanceScale(cosine_unrelated=0.2, cosine_related=0.7),
         query_terms=3,
         variants={CONTEXTUAL: (Hit(stored["answers"], 0.8), Hit(stored["asks"], 0.7))},

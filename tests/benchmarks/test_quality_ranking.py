@@ -83,8 +83,7 @@ SPECS = st.builds(
         MemoryConfig,
         fusion=st.builds(
             FusionConfig,
-            vector_weight=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
-            keyword_weight=st.sampled_from([0.3, 1.0]),
+            agreement=st.sampled_from([0.0, 0.3, 0.7, 1.0]),
         ),
         ranking=st.builds(
             RankingWeights,
@@ -156,7 +155,7 @@ def test_baselines_keep_the_store_order() -> None:
 def test_the_grid_names_configs_uniquely_and_holds_todays_defaults() -> None:
     specs = grid("use")
     names = [spec.name for spec in specs]
-    assert len(names) == len(set(names)) == 7 * 4 * 2 * 2
+    assert len(names) == len(set(names)) == 5 * 4 * 2 * 3
     assert default_name("use") in names
     assert default_name("use") == f"omoide:use {config_label(MemoryConfig())}"
     assert {spec.keyword_half for spec in specs} == {0.5, 1.0, 2.0, 4.0}
