@@ -159,7 +159,9 @@ _EN_TAIL = re.compile(
 _EN_FILLER = re.compile(
     r"\s+(?:so\s+much|a\s+lot|very\s+much|too|as\s+well|anymore|now|tbh|honestly|though"
     r"|haha|lol|really|right\s+now|these\s+days|a\s+bit|lately|recently|nowadays"
-    r"|last\s+(?:week|month|year|night)|yesterday|a\s+while\s+ago|all\s+week)$",
+    r"|last\s+(?:week|month|year|night)|yesterday|a\s+while\s+ago|all\s+week|fr|ngl|rn"
+    r"|(?:for\s+)?(?:like\s+|about\s+|almost\s+|over\s+)?(?:\d+|a|an|one|two|three|few"
+    r"|couple(?:\s+of)?)\s+(?:days?|weeks?|months?|years?)(?:\s+ago|\s+now)?)$",
     re.IGNORECASE,
 )
 _NAME_STOP = _word_set(

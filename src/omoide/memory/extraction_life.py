@@ -17,7 +17,15 @@ the main tables' rules of the same kind.
 
 from __future__ import annotations
 
-from omoide.memory.extraction_syntax import EN_ADV, I_, I_AM, I_HAVE, ZH_PREFIX, FactRule, rule
+from omoide.memory.extraction_syntax import (
+    EN_ADV,
+    I_,
+    I_AM,
+    I_HAVE,
+    ZH_PREFIX,
+    FactRule,
+    rule,
+)
 from omoide.memory.extraction_vocab import (
     EN_PETS,
     EN_RELATIVES,
@@ -30,7 +38,20 @@ from omoide.memory.extraction_vocab import (
     ZH_RELATIVES,
 )
 
-_EN_NAME = r"(?P<name>(?-i:[A-Z][a-z][\w'-]*))"
+_EN_CAPITAL = r"(?-i:[A-Z][a-z][\w'-]*)"
+_EN_NAME = rf"(?P<name>{_EN_CAPITAL})"
+_EN_LOWER_NAME = (
+    r"(?!(?:just|is|was|has|had|and|who|that|keeps|always|never|still|also|got"
+    r"|ate|did|does|finally|really|literally)\b)(?-i:[a-z][a-z'-]+)(?=\s+(?:just|is|was|has"
+    r"|had|keeps|always|never|still|finally|literally|(?-i:[a-z]+ed)|ate|got|bit|broke|stole"
+    r"|threw|ran|took|made|did|does|loves|hates|likes|turned|learned|knocked|sat)\b)"
+)
+"""A pet's name typed in lower case, known as a name by the verb right after it."""
+_EN_BURDENS = (
+    r"overtime|(?:night|double|extra|late)\s+shifts?|deadlines?|thesis|dissertation|bills"
+    r"|debt|student\s+loans?|rent|layoffs?|job\s+hunting|unemployment|the\s+divorce"
+)
+"""Ongoing situations a viewer names when they say how they are doing."""
 _KO_NAME_END = r"(?:이)?(?:에요|예요|이야|야|입니다|거든요?|라고|이고|인데|임|요)(?=[\s,.!~]|$)"
 _KO_PARTNER = "남자친구|여자친구|남친|여친|애인|남편|아내|와이프"
 _ZH_PARTNER = "男朋友|女朋友|男友|女友|对象|老公|老婆"
@@ -38,7 +59,7 @@ _EN_SHOPS = r"shop|store|cafe|café|restaurant|bakery|business|company|studio|ba
 
 _EN = (
     rule("pet", "en", rf"\bmy\s+(?:(?:little|old|new|baby|rescue|sweet|fat|senior|silly)\s+)?"
-         rf"(?P<obj>{EN_PETS})\s*,?\s+{_EN_NAME}"),
+         rf"(?P<obj>{EN_PETS})\s*,?\s+(?P<name>{_EN_CAPITAL}|{_EN_LOWER_NAME})"),
     rule("person", "en", rf"\bmy\s+(?:little\s+|big\s+|older\s+|younger\s+|baby\s+)?"
          rf"(?P<obj>{EN_RELATIVES})\s*,?\s+{_EN_NAME}\s+(?:is|was|has|just|turned)\b"),
     rule("home", "en", rf"(?:{I_}|\bwe)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?"
@@ -57,8 +78,15 @@ _EN = (
     rule("breakup", "en", r"\bmy\s+(?P<obj>girlfriend|boyfriend|partner|wife|husband|fiancee?"
          r"|gf|bf)\s+and\s+I\s+(?:just\s+|finally\s+)?(?:broke\s+up|split(?:\s+up)?|separated"
          r"|got\s+divorced)"),
-    rule("breakup", "en", rf"{I_}\s+(?:just\s+)?(?P<obj>broke\s+up|split\s+up|got\s+divorced"
-         r"|got\s+dumped)\b"),
+    rule("person", "en", rf"\bmy\s+(?P<obj>{EN_RELATIVES})\s+and\s+I\s+(?:have\s+been|'ve\s+been"
+         r"|are|just\s+got|got)\s+(?:together|dating|married|engaged)\b"),
+    rule("situation", "en", r"^(?!(?:you|ur|he|she|they)\b)(?:[\w'-]+\s+){0,6}?(?:doing|working"
+         r"|pulling|so\s+much|too\s+much|lots\s+of|behind\s+on|drowning\s+in|stressed\s+about"
+         rf"|buried\s+in)\s+(?:\w+\s+){{0,3}}?(?P<obj>{_EN_BURDENS})\b"),
+    rule("plan", "en", r"(?:\bmy\s+|^)(?P<obj>first\s+day)\s+(?:at|of)\s+(?:the\s+|my\s+)?"
+         r"(?:new\s+)?(?:job|work|school|uni|college|internship|class(?:es)?)\b"),
+    rule("breakup", "en", rf"(?:{I_}|\bwe)\s+(?:just\s+)?(?P<obj>broke\s+up|split\s+up"
+         r"|got\s+divorced|got\s+dumped)\b"),
     rule("quit", "en", r"^(?:just\s+|finally\s+)?(?:quit|uninstalled|deleted)\s+(?P<obj>.+)"),
     rule("quit", "en", rf"{I_AM}\s+{EN_ADV}(?:trying\s+to|going\s+to|gonna)\s+(?:quit|stop)\s+"
          r"(?P<obj>smoking|vaping|drinking|caffeine|coffee|sugar|soda|gambling|.+?ing)\b"),

@@ -22,7 +22,10 @@ from omoide.memory.extraction_syntax import (
     EN_LATELY,
     I_,
     I_AM,
+    I_AM_S,
     I_HAVE,
+    I_HAVE_S,
+    I_S,
     JA_COPULA,
     KO_COPULA,
     KO_NUM,
@@ -69,14 +72,18 @@ _EN_RULES = (
           rf"\s+{EN_LATELY}"),
     rule("limit", "en", rf"{I_}\s+{EN_ADV}(?:can'?t|cannot|can\s+not|don'?t|do\s+not|never)\s+"
           r"(?:eat|drink|have)\s+(?P<obj>.+)"),
-    rule("dislike", "en", rf"{I_}\s+{EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
+    rule("limit", "en", rf"^{EN_ADV}(?:can'?t|cannot|can\s+not)\s+{EN_ADV}(?:eat|drink)\s+"
+          r"(?P<obj>.+)"),
+    rule("dislike", "en", rf"{I_S}{EN_ADV}(?:(?:do\s+not|don'?t|dont|never|didn'?t)\s+"
           rf"{EN_ADV}(?:liked?|enjoy(?:ed)?|loved?|care\s+for)|hate|dislike|detest|loathe"
           rf"|can'?t\s+stand|cannot\s+stand)\s+(?P<obj>.+)"),
     rule("dislike", "en", rf"{I_AM}\s+not\s+(?:a\s+(?:big\s+|huge\s+)?fan\s+of|{EN_ADV}into)"
           r"\s+(?P<obj>.+)"),
-    rule("hooked", "en", rf"(?:{I_AM}|{I_HAVE}\s+been|{I_}\s+got)\s+{EN_ADV}(?:really\s+)?"
+    rule("hooked", "en", rf"(?:{I_AM_S}|{I_}\s+got\s+){EN_ADV}(?:really\s+)?"
           r"(?:into|obsessed\s+with|hooked\s+on|addicted\s+to|crazy\s+about)\s+(?P<obj>.+)"),
     rule("like", "en", rf"{I_}\s+{EN_ADV}(?:love|like|adore|enjoy)\s+(?P<obj>.+)"),
+    rule("like", "en", rf"^{EN_ADV}(?:love|adore|enjoy)\s+(?!(?:the|ur|your|how|when|it|that"
+          r"|this|u|you)\b)(?P<obj>.+)"),
     rule("like", "en", rf"{I_AM}\s+{EN_ADV}an?\s+(?:big\s+|huge\s+)?fan\s+of\s+(?P<obj>.+)"),
     rule("like", "en", rf"{I_AM}\s+an?\s+(?:huge\s+|big\s+|massive\s+)?"
           r"(?P<obj>(?!(?:huge|big|massive)\b)[^,]+?)\s+fan\b(?!\s+of)"),
@@ -100,20 +107,25 @@ _EN_RULES = (
     rule("job", "en", rf"{I_}\s+(?:currently\s+)?work\s+as\s+(?:an?\s+)?(?P<obj>.+)"),
     rule("job", "en", r"\bmy\s+(?:job|occupation|profession)\s+is\s+(?:an?\s+)?(?P<obj>.+)"),
     rule("job", "en", rf"{I_AM}\s+(?:an?\s+)(?P<obj>(?:[a-z-]+\s+){{0,2}}?(?:{EN_JOBS})s?)\b"),
-    rule("workplace", "en", rf"{I_}\s+(?:currently\s+)?work\s+(?:at|for)\s+(?P<obj>.+)"),
+    rule("workplace", "en", rf"{I_}\s+{EN_ADV}(?:currently\s+)?work\s+(?:(?:night|day|late"
+          r"|early|double|weekend|morning)\s+shifts?\s+|nights\s+|weekends\s+|part[- ]time\s+"
+          r"|full[- ]time\s+)?(?:at|for|in(?=\s+an?\s))\s+(?P<obj>.+)"),
     rule("school", "en", rf"{I_}\s+(?:go\s+to|attend|study\s+at|am\s+studying\s+at)\s+"
           r"(?P<obj>.+?(?:university|college|school|uni|academy|institute)\b|[A-Z]\w*\s+(?:U"
                 r"|Uni)\b)"),
-    rule("school", "en", rf"{I_AM}\s+(?:a\s+)?(?:freshman|sophomore|junior|senior|student"
-          r"|(?:first|second|third|final)[- ]year)\s+(?:student\s+)?at\s+(?P<obj>.+)"),
+    rule("school", "en", rf"{I_AM_S}(?:a\s+)?(?:freshman|sophomore|junior|senior|student"
+          r"|(?:first|second|third|final)[- ]year)\s+(?:student\s+)?(?:at|in)\s+(?P<obj>.+)"),
+    rule("school", "en", rf"{I_AM_S}{EN_ADV}(?:majoring|studying)\s+(?P<obj>\w+(?:\s+\w+)?)"
+          r"\s+(?:at|in)\s+(?:college|uni|university|school)\b"),
     rule("home", "en", rf"{I_}\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?P<obj>.+)"),
-    rule("home", "en", rf"{I_AM}\s+(?:currently\s+|now\s+)?(?:living|based)\s+in\s+(?P<obj>.+)"),
-    rule("home", "en", rf"(?:{I_}|{I_HAVE})\s+(?:just\s+|finally\s+|recently\s+)?moved\s+"
+    rule("home", "en", rf"{I_AM_S}(?:currently\s+|now\s+)?(?:living|based)\s+in\s+(?P<obj>.+)"),
+    rule("home", "en", rf"(?:{I_HAVE_S}|{I_S})(?:just\s+|finally\s+|recently\s+)?moved\s+"
           r"(?:to|into)\s+(?P<obj>.+)"),
     rule("hometown", "en", rf"{I_AM}\s+(?:originally\s+)?from\s+(?P<obj>.+)"),
+    rule("hometown", "en", r"^originally\s+from\s+(?P<obj>.+)"),
     rule("hometown", "en", rf"{I_}\s+(?:originally\s+)?come\s+from\s+(?P<obj>.+)"),
     rule("hometown", "en", rf"{I_}\s+grew\s+up\s+in\s+(?P<obj>.+)"),
-    rule("pet", "en", rf"(?:{I_}|{I_HAVE})\s+(?:have|own|got|adopted|just\s+got)\s+(?:an?|one"
+    rule("pet", "en", rf"(?:{I_}|{I_HAVE})\s+{EN_ADV}(?:have|own|got|adopted|rescued)\s+(?:an?|one"
           rf"|two|three|four|\d+)\s+(?:(?:little|old|new|baby|rescue)\s+)?(?P<obj>{EN_PETS})"
           r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+(?:\s+\S+)?))?"),
     rule("pet", "en", rf"\bmy\s+(?P<obj>{EN_PETS})(?:'s\s+name\s+is|\s+is\s+(?:named|called)"
@@ -124,13 +136,13 @@ _EN_RULES = (
     rule("person", "en", rf"(?:{I_}|{I_HAVE})\s+(?:have|got)\s+(?:an?|one|two|three|\d+)\s+"
           rf"(?:little\s+|big\s+|older\s+|younger\s+|twin\s+)?(?P<obj>{EN_RELATIVES})s?\b"
           r"(?:\s*,?\s+(?:named|called)\s+(?P<name>\S+))?"),
-    rule("birthday", "en", rf"\bmy\s+(?:birthday|bday|b-day)\s+is\s+(?:on\s+)?"
+    rule("birthday", "en", rf"\bmy\s+(?:birthday|bday|b-day)(?:\s+is|'s|s)\s+(?:on\s+)?"
           rf"(?P<obj>{EN_DATE})"),
     rule("birthday", "en", rf"{I_}\s+was\s+born\s+on\s+(?:the\s+)?(?P<obj>{EN_DATE})"),
-    rule("allergy", "en", rf"{I_AM}\s+{EN_ADV}allergic\s+to\s+(?P<obj>.+)"),
+    rule("allergy", "en", rf"{I_AM_S}{EN_ADV}allergic\s+to\s+(?P<obj>.+)"),
     rule("allergy", "en", rf"{I_}\s+have\s+(?:an?\s+)?(?P<obj>.+?)\s+allergy\b"),
     rule("allergy", "en", r"\bmy\s+(?P<obj>.+?)\s+allergy\b"),
-    rule("diet", "en", rf"{I_AM}\s+(?:a\s+|on\s+a\s+|going\s+)?(?P<obj>vegetarian|vegan"
+    rule("diet", "en", rf"{I_AM_S}(?:a\s+|on\s+a\s+|going\s+)?(?P<obj>vegetarian|vegan"
           r"|pescatarian|diet|keto|gluten[- ]free|lactose\s+intolerant)\b"),
     rule("health", "en", rf"{I_}\s+(?:have|suffer\s+from|was\s+diagnosed\s+with)\s+(?P<obj>asthma"
           r"|diabetes|anxiety|depression|adhd|insomnia|migraines?|a\s+cold|the\s+flu|covid"
@@ -139,11 +151,12 @@ _EN_RULES = (
           r"(?:hurts|is\s+killing\s+me|has\s+been\s+hurting)"),
     rule("plan", "en", rf"(?:{I_}|\bwe)\b.*?\b(?P<obj>mov(?:e|ing))\s+(?:to|into)\s+(?P<name>.+)"),
     rule("plan", "en", rf"(?:{I_}|\bmy\b|\bwe\b|\bour\b).*?\b(?P<obj>{EN_PLANS})s?\b"),
-    rule("situation", "en", rf"(?:{I_AM}|{I_HAVE}\s+been)\s+{EN_ADV}(?:so\s+|really\s+"
-          rf"|kinda\s+)?"
+    rule("plan", "en", rf"^(?:[\w'-]+\s+){{0,3}}?(?P<obj>{EN_PLANS})s?\b"
+          r"(?!.*\b(?:you|your|ur|u|he|she|they|his|her|their|stream)\b)"),
+    rule("situation", "en", rf"{I_AM_S}{EN_ADV}(?:so\s+|really\s+|kinda\s+)?"
           r"(?:worried|anxious|stressed(?:\s+out)?|nervous|sad|upset)\s+(?:about|for|because\s+of)"
           r"\s+(?P<obj>.+)"),
-    rule("situation", "en", rf"(?:{I_AM}|{I_HAVE}\s+been)\s+{EN_ADV}(?:so\s+|really\s+)?"
+    rule("situation", "en", rf"{I_AM_S}{EN_ADV}(?:so\s+|really\s+)?"
           r"(?:tired|exhausted|drained|burn(?:ed|t)\s+out|busy|swamped)\s+(?:from|with"
           r"|because\s+of)\s+(?P<obj>.+)"),
     rule("goal", "en", rf"{I_}\s+{EN_ADV}(?:want|hope|plan|wanna|would\s+love|dream)\s+"

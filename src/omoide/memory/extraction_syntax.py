@@ -39,11 +39,17 @@ EN_MONTHS = (
 )
 EN_DATE = (
     rf"(?:{EN_MONTHS}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?"
-    rf"{EN_MONTHS}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}})"
+    rf"{EN_MONTHS}|the\s+\d{{1,2}}(?:st|nd|rd|th)\b|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}})"
 )
 I_ = r"\bI"
 I_AM = r"\bI(?:'m|\s+am|m)"
 I_HAVE = r"\bI(?:'ve|\s+have)"
+I_S = r"(?:\bI\s+|^)"
+I_AM_S = r"(?:\bI(?:'m|\s+am|m)\s+|(?:\bI(?:'ve|\s+have)\s+|^)been\s+|^)"
+I_HAVE_S = r"(?:\bI(?:'ve|\s+have)\s+|^)"
+"""The subject and its space, or nothing at the start of a clause: chat English drops
+"I" ("quit vaping", "allergic to cats", "been vegan for years", "into stardew lately");
+``I_AM_S`` also takes "I've been" and a bare "been"."""
 EN_ADV = rf"(?:(?:{EN_ADVERBS})\s+)*"
 EN_LATELY = r"(?:lately|recently|these\s+days|right\s+now|nowadays|at\s+the\s+moment)"
 

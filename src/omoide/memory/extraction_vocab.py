@@ -120,10 +120,12 @@ RELATIVES: Mapping[str, str] = _keyed(
         "sibling": "sibling siblings bro sis 동생 兄弟 兄妹",
         "parents": "parents folks 부모님 両親 親 父母 爸妈",
         "partner": (
-            "girlfriend boyfriend partner fiance fiancee 여자친구 여친 남자친구 남친 애인 "
+            "girlfriend boyfriend gf bf partner fiance fiancee 여자친구 여친 남자친구 남친 애인 "
             "彼女 彼氏 恋人 女朋友 女友 男朋友 男友 对象"
         ),
-        "spouse": "wife husband spouse 아내 와이프 남편 妻 嫁 夫 旦那 老婆 妻子 老公 丈夫",
+        "spouse": (
+            "wife husband hubby wifey spouse 아내 와이프 남편 妻 嫁 夫 旦那 老婆 妻子 老公 丈夫"
+        ),
         "child": "kid kids child children baby 아이 애기 아기 子供 子ども 赤ちゃん 孩子 宝宝",
         "son": "son 아들 息子 儿子",
         "daughter": "daughter 딸 娘 女儿",
@@ -184,11 +186,13 @@ ZH_PLANS = words(
 
 DATES = (
     # English: relative days and weeks, weekdays, month and day
-    r"\b(?:today|tonight|tomorrow|this\s+(?:weekend|week|month|year|morning|evening"
+    r"\b(?:today|tonight|tomorrow|tmrw|tmr|tmw|2morrow|this\s+(?:weekend|week|month|year|morning|evening"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|next\s+(?:week(?:end)?|month|year"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|(?:on\s+)?(?:mon|tues|wednes|thurs|fri"
     r"|satur|sun)day|in\s+(?:a|two|three|\d+)\s+(?:days?|weeks?|months?)"
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?)\b"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|(?:in|this|next|early|late|end\s+of)\s+(?:january|february|march|april|may|june|july"
+    r"|august|september|october|november|december))\b"
     # Korean
     r"|오늘|내일|모레|글피|이번\s*주말|이번\s*주|다음\s*주말|다음\s*주\s*[월화수목금토일]요일"
     r"|다음\s*주|다음\s*달|이번\s*달|내년|올해|다음\s*[월화수목금토일]요일|[월화수목금토일]요일"

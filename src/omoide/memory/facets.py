@@ -9,6 +9,7 @@ to. :func:`facet_of` places a fact in one of them.
 from __future__ import annotations
 
 import enum
+import re
 
 from omoide.domain import Fact, FactCategory
 
@@ -53,11 +54,23 @@ _BY_SLOT: dict[str, Facet] = {
 """Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""
 
 
+_HABIT_QUITS = re.compile(
+    r"smok|vap|drink|alcohol|booze|cigar|nicotine|caffeine|soda|sugar|gambl|금연|금주|단주|담배"
+    r"|술|禁煙|禁酒|断酒|タバコ|たばこ|煙草|酒|烟|戒",
+    re.IGNORECASE,
+)
+"""What a viewer quits as a habit (smoking, drinking...), not as a like (a game, a show)."""
+
+
 def facet_of(fact: Fact) -> Facet:
     """The profile group ``fact`` belongs to: by its slot when it has a known one ("pet:猫"
-    is PEOPLE, "allergy:땅콩" HEALTH, "style:..." STYLE), otherwise by its category."""
+    is PEOPLE, "allergy:땅콩" HEALTH, "style:..." STYLE; quitting smoking or drinking is a
+    habit, quitting a game a like), otherwise by its category."""
     if fact.slot:
-        facet = _BY_SLOT.get(fact.slot.partition(":")[0])
+        prefix, _, key = fact.slot.partition(":")
+        if prefix == "quit" and _HABIT_QUITS.search(key):
+            return Facet.HABITS
+        facet = _BY_SLOT.get(prefix)
         if facet is not None:
             return facet
     return _BY_CATEGORY[fact.category]
