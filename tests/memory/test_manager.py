@@ -202,7 +202,11 @@ async def test_an_unparseable_importance_reply_marks_the_turn_unscored(tmp_path:
     built = await build(settings, clock=FixedClock(START), chat_model=model)
     try:
         stored = await built.memory.store_interaction(
-            MINJUN, "today I went to the market and bought apples", "", timestamp=START
+            MINJUN,
+            "today I went to the market and bought apples",
+            "",
+            TurnState("calm", 0.5),  # rules: 0.42, inside the band the model is asked about
+            timestamp=START,
         )
         assert stored.scoring is ScoringMethod.UNSCORED
         assert built.metrics.get("importance.unscored") == 1

@@ -101,7 +101,7 @@ async def test_the_answer_after_a_matching_question_reaches_the_prompt(
 ) -> None:
     app = await build(
         Settings(data_dir=tmp_path, embedder="hashing", neighbour_share=share),
-        clock=FixedClock(START + timedelta(days=1)),
+        clock=FixedClock(START + timedelta(days=4)),
         embedder=HashingEmbedder(128),
     )
     conversation = [

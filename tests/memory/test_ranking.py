@@ -87,7 +87,7 @@ def test_components_keep_their_absolute_values_whatever_the_other_candidates() -
     assert (parts.relevance, parts.importance) == (0.3, 0.2)
     assert parts.recency == pytest.approx(0.99**2)
     assert (parts.raw_recency, parts.raw_importance) == (parts.recency, parts.importance)
-    factor = (1.0 + 0.1 * 0.99**2 + 0.25 * 0.2) / 1.35
+    factor = (1.0 + 0.1 * 0.99**2 + 1.0 * 0.2) / 2.1
     assert parts.total == pytest.approx(0.3 * factor)
 
 
