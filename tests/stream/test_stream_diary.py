@@ -94,11 +94,12 @@ async def test_with_a_model_entries_wait_for_the_worker(
 
 @pytest.mark.anyio
 async def test_the_digest_is_bounded_however_long_the_window(
-    omoide: Parts, cid: str, model: ScriptedChatModel
+    omoide: Parts, cid: str, model: ScriptedChatModel, clock: FixedClock
 ) -> None:
     config = StreamConfig(
         diary_every=600, digest_characters=1500, digest_comments=30, store_threshold=1.0
     )
+    clock.set(START + timedelta(seconds=600))  # every comment below is in the clock's past
     service = await open_service(omoide, config=config)
     await service.ingest(cid, "s1", chat(600, text="long story about my day " * 12))
     await service.flush_due()
