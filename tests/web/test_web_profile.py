@@ -38,9 +38,11 @@ def test_the_profile_shows_a_korean_fact_and_a_deletion_at_once(page: Page, site
     for text, category, salience in FACTS[1:]:
         add_fact(site, text, category, salience)
     open_viewer(page, site, CHARACTER, VIEWER, "profile")
-    about = page.locator('.profile-group[data-facet="identity"]')
-    expect(about.locator("h2")).to_contain_text("About them")
-    item = about.locator(f'[data-fact-id="{dog}"]')
+    people = page.locator('.profile-group[data-facet="people"]')  # typed by the rules
+    expect(people.locator("h2")).to_contain_text("People & pets")
+    health = page.locator('.profile-group[data-facet="health"]')
+    expect(health).to_contain_text("땅콩 알레르기")
+    item = people.locator(f'[data-fact-id="{dog}"]')
     expect(item.locator(".fact-text")).to_have_text(DOG)
     expect(page.locator("#profile-summary")).to_have_text(
         "The prompt carries 5 of 5 current facts, chosen by weight."
