@@ -54,7 +54,7 @@ def header_section(document: Mapping[str, Any]) -> list[str]:
         "takes, recorded no later than the question). `omoide:<embedder> <config>` is "
         "omoide's ranking as `MemoryManager.search` computes it: relevance on absolute "
         "scales (the cosine on the embedder's calibrated scale, BM25 per query term "
-        "saturated at `h`), fused by a weighted mean with vector/keyword weights `v`/`k`, "
+        "saturated at `h`), fused as the stronger of the two plus `a` times the weaker, "
         "times a bounded factor of recency and importance (weights `rel`/`rec`/`imp`), then "
         "the answers to the best asking episodes joined.",
         "",
