@@ -8,15 +8,12 @@ question, answer or dialogue text.
 from __future__ import annotations
 
 import json
-import os
-import platform
-import subprocess
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.quality.dataset import REPOSITORY_ROOT
+from benchmarks.provenance import commit, machine
 from benchmarks.quality.evaluate import DatasetRun
 from benchmarks.quality.markdown import render_markdown
 from benchmarks.quality.metrics import by_category
@@ -34,38 +31,6 @@ from benchmarks.quality.summary import (
     targets,
 )
 from benchmarks.quality.systems import default_name
-
-
-def commit() -> str:
-    try:
-        result = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPOSITORY_ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return result.stdout.strip() or "unknown"
-
-
-def machine() -> dict[str, Any]:
-    processor = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("model name"):
-                processor = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        processor = platform.processor()
-    return {
-        "nproc": os.cpu_count(),
-        "processor": processor,
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-    }
 
 
 def embedders_in(runs: Sequence[DatasetRun]) -> list[str]:
