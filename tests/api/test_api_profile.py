@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from omoide.api.routes_profile import MAX_MESSAGE_CHARS
-from omoide.memory.context import FACET_LABELS
-from omoide.memory.facets import FACET_ORDER
+from omoide.memory.facets import FACET_LABELS, FACET_ORDER
 from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio

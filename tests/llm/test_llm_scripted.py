@@ -162,11 +162,15 @@ def test_demo_reply_follows_language_and_mood(text: str, emotion: str, script: s
 def test_demo_reply_uses_the_matching_remembered_fact() -> None:
     system = (
         "You are Haru.\n- 다정하고 장난기 많다\n<memories>\n[About the viewer]\n"
-        "- 민준은 고양이를 키운다\n- 민준은 롤 게임을 좋아한다 (확신도: 80%)\n</memories>"
+        "- 민준은 고양이를 키운다\n- 민준은 롤 게임 좋아한다 (확신도: 80%)\n</memories>"
     )
     reply = demo_responder(ask("요즘 롤 게임 해요", system))
-    assert "민준은 롤 게임을 좋아한다" in reply and "80%" not in reply and "고양이" not in reply
+    assert "민준은 롤 게임 좋아한다" in reply and "80%" not in reply and "고양이" not in reply
     assert "I remember: 민준은 고양이를 키운다" in demo_responder(ask("hello there", system))
+    one_word = demo_responder(
+        ask("요즘 고양이 영상 봐요?", system.replace("민준은 고양이", "고양이"))
+    )
+    assert "고양이를 키운다" in one_word, "the section's first line, not a one-word overlap"
 
 
 def test_demo_reply_never_quotes_bullets_outside_the_memories() -> None:

@@ -332,3 +332,20 @@ def test_a_cued_group_alone_does_not_flood_the_profile() -> None:
 
     assert sum(entry.facet is Facet.LIKES for entry in profile.entries) == 3
     assert pet.id in profile.fact_ids
+
+
+@pytest.mark.anyio
+async def test_an_episode_the_profile_already_says_in_the_same_words_is_not_shown_twice(
+    app: Omoide,
+) -> None:
+    stored = await app.memory.store_interaction(
+        MINA, "I adopted a corgi named Toast", "cute!", timestamp=START - timedelta(days=3)
+    )
+    facts = await app.memory.list_facts(MINA)
+    assert any(stored.episode_id in fact.source_episode_ids for fact in facts)
+
+    recollection = await app.memory.retrieve_context(MINA, "my corgi Toast is sleeping")
+
+    lines = [line for line in recollection.rendered.text.splitlines() if "Toast" in line]
+    assert len(lines) == 1 and "people & pets" in lines[0]
+    assert stored.episode_id not in recollection.rendered.episode_ids

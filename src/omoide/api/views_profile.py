@@ -11,8 +11,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from omoide.domain import FactCategory, TrustState
-from omoide.memory.context import FACET_LABELS
-from omoide.memory.facets import Facet
+from omoide.memory.facets import FACET_LABELS, Facet
 from omoide.memory.viewer_profile import ProfileEntry, ViewerProfile
 
 

@@ -25,6 +25,9 @@ _WORD = re.compile(r"\w+")
 _PARENTHESISED = re.compile(r"\s*[(（][^()（）]*[)）]")
 _MEMORIES = re.compile(r"<memories>(.*?)</memories>", re.DOTALL)
 _QUOTE_LIMIT = 40
+_SHARED_WORDS = 2
+"""A bullet must share this many words with the message to win over the section's own
+first line: one shared word ("요즘", "today") is as often chance as a match."""
 
 _SAD_WORDS = (
     "sad", "tired", "lonely", "hard day", "exhausted", "cry", "miss ",
@@ -90,20 +93,19 @@ def _emotion(text: str) -> str:
 
 def _remembered(system_prompt: str, said: str) -> str | None:
     """The remembered bullet (inside ``<memories>``) sharing the most words with what was
-    said; the first one when none shares more (the section is in priority order: the
+    said (at least two words); else the first one (the section is in priority order: the
     viewer profile, then the best matches). Bullets elsewhere in the prompt (the
     character's personality, the relationship) are not memories."""
     block = _MEMORIES.search(system_prompt)
     if block is None:
         return None
     said_words = {word.lower() for word in _WORD.findall(said)}
-    best, best_overlap = None, -1
-    for bullet in _BULLET.findall(block.group(1)):
-        bullet_words = {word.lower() for word in _WORD.findall(bullet)}
-        overlap = len(said_words & bullet_words)
-        if overlap > best_overlap:
-            best, best_overlap = _PARENTHESISED.sub("", bullet).strip(), overlap
-    return best
+    bullets = [_PARENTHESISED.sub("", bullet).strip() for bullet in _BULLET.findall(block.group(1))]
+    if not bullets:
+        return None
+    overlaps = [len(said_words & {word.lower() for word in _WORD.findall(b)}) for b in bullets]
+    best = max(range(len(bullets)), key=lambda index: (overlaps[index], -index))
+    return bullets[best] if overlaps[best] >= _SHARED_WORDS else bullets[0]
 
 
 def _quote(text: str) -> str:

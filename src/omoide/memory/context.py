@@ -49,9 +49,9 @@ from datetime import datetime
 
 from omoide.domain import Episode, Fact, TrustState, as_utc
 from omoide.errors import InvalidInput
-from omoide.memory.diversity import Repeats
+from omoide.memory.diversity import Repeats, restated
 from omoide.memory.emotions import UNINFORMATIVE_LABELS, EmotionSummary, describe_emotions
-from omoide.memory.facets import Facet
+from omoide.memory.facets import FACET_LABELS, Facet
 from omoide.memory.ranking import Ranked
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import PROFILE_SHARE, ProfileEntry, ViewerProfile
@@ -181,18 +181,6 @@ def fact_line(fact: Fact) -> str:
         details.append("inferred")
     details.append(f"confidence {round(fact.confidence * 100)}%")
     return f"- {_as_data(fact.text, FACT_CHARACTERS, quote=False)} ({', '.join(details)})"
-
-
-FACET_LABELS: dict[Facet, str] = {
-    Facet.IDENTITY: "about them",
-    Facet.PEOPLE: "people & pets",
-    Facet.LIKES: "likes & dislikes",
-    Facet.HEALTH: "health & limits",
-    Facet.HABITS: "habits",
-    Facet.PLANS: "plans & dates",
-    Facet.SITUATION: "going on lately",
-    Facet.STYLE: "how to talk with them",
-}
 
 
 def profile_line(entry: ProfileEntry, *, now: datetime) -> str:
@@ -332,6 +320,7 @@ class MemoryContext:
         if self.profile is not None:
             for entry in self.profile.entries:
                 seen.add(entry.fact.id)
+                seen.update(restated(entry.fact, self.episodes))
                 lines.append(_Line(_Section.PROFILE, profile_line(entry, now=now), entry.fact.id))
         scored: list[tuple[float, int, int, _Line]] = []
         for index, fact in enumerate(self.facts):

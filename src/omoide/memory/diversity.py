@@ -15,11 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from omoide.domain import Episode
+from omoide.domain import Episode, Fact
 from omoide.memory.ranking import Ranked
 from omoide.store.keywords import analyze_document
 
 REPEAT_SIMILARITY = 0.8
+RESTATED_SHARE = 0.8
+"""An episode restates a profile fact when the fact holds at least this share of its
+words (or the reverse)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +86,24 @@ def collapse_repeats(
         if len(group.moments) > 1
     }
     return [group.kept for group in groups], repeats
+
+
+def comparable(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(character for character in folded if character.isalnum())
+
+
+def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
+    """The episodes a profile fact already says in the same words: its own source
+    episodes whose viewer message is (nearly all) the fact's text. Showing both would
+    spend the budget twice on one sentence."""
+    said = comparable(fact.text)
+    sources = set(fact.source_episode_ids)
+    restated = set()
+    for entry in episodes:
+        message = comparable(entry.item.user_message)
+        if entry.item.id in sources and message and said:
+            shorter, longer = sorted((said, message), key=len)
+            if shorter in longer and len(shorter) >= RESTATED_SHARE * len(longer):
+                restated.add(entry.item.id)
+    return restated

@@ -29,6 +29,18 @@ class Facet(enum.StrEnum):
 
 FACET_ORDER: tuple[Facet, ...] = tuple(Facet)
 
+FACET_LABELS: dict[Facet, str] = {
+    # how each group is named in the prompt, the API and the page
+    Facet.IDENTITY: "about them",
+    Facet.PEOPLE: "people & pets",
+    Facet.LIKES: "likes & dislikes",
+    Facet.HEALTH: "health & limits",
+    Facet.HABITS: "habits",
+    Facet.PLANS: "plans & dates",
+    Facet.SITUATION: "going on lately",
+    Facet.STYLE: "how to talk with them",
+}
+
 _BY_CATEGORY: dict[FactCategory, Facet] = {
     FactCategory.PREFERENCE: Facet.LIKES,
     FactCategory.PERSONAL: Facet.IDENTITY,
