@@ -21,6 +21,16 @@ function run(dialog, prepare) {
  * Ask before something irreversible. details: lines listing what will go.
  * Resolves to true only when the user presses the confirm button.
  */
+// Asks before a fact is deleted; the same words wherever a fact can be deleted.
+export function confirmFactDeletion(fact, viewer) {
+  return confirmAction({
+    title: "Delete this fact?",
+    message: `The character will no longer believe “${fact.text}” about ${viewer}.`,
+    details: ["Only a tombstone without the text remains; the viewer saying it again will not teach it again."],
+    confirmLabel: "Delete fact",
+  });
+}
+
 export async function confirmAction({ title, message, details = [], confirmLabel }) {
   const dialog = byId("confirm-dialog");
   const value = await run(dialog, () => {

@@ -2,7 +2,7 @@
 // confirmations, validity times and the episodes each came from. Correct, add or delete.
 
 import { path } from "./api.js";
-import { confirmAction, editFact } from "./dialogs.js";
+import { confirmFactDeletion, editFact } from "./dialogs.js";
 import { badge, h, meter, note, replaceChildren } from "./dom.js";
 import { formatTime, plural } from "./format.js";
 
@@ -136,12 +136,7 @@ export class FactsPanel {
   }
 
   async remove(fact) {
-    const confirmed = await confirmAction({
-      title: "Delete this fact?",
-      message: `The character will no longer believe “${fact.text}” about ${this.scope.viewer}.`,
-      details: ["Only a tombstone without the text remains."],
-      confirmLabel: "Delete fact",
-    });
+    const confirmed = await confirmFactDeletion(fact, this.scope.viewer);
     if (!confirmed) return;
     try {
       await this.ctx.api.delete(`${factsPath(this.scope)}/${encodeURIComponent(fact.fact_id)}`);

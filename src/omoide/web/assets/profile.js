@@ -4,7 +4,7 @@
 // corrected or deleted through the fact routes, and the profile reloads after each change.
 
 import { path } from "./api.js";
-import { confirmAction, editFact } from "./dialogs.js";
+import { confirmFactDeletion, editFact } from "./dialogs.js";
 import { badge, h, note, replaceChildren } from "./dom.js";
 import { formatTime, number, plural } from "./format.js";
 
@@ -102,12 +102,7 @@ export class ProfilePanel {
   }
 
   async remove(fact) {
-    const confirmed = await confirmAction({
-      title: "Delete this fact?",
-      message: `The character will no longer believe “${fact.text}” about ${this.scope.viewer}.`,
-      details: ["Only a tombstone without the text remains."],
-      confirmLabel: "Delete fact",
-    });
+    const confirmed = await confirmFactDeletion(fact, this.scope.viewer);
     if (!confirmed) return;
     try {
       await this.ctx.api.delete(this.factPath(fact));
