@@ -136,8 +136,11 @@ def sanitise_memory_text(text: str) -> str:
 
 def looks_like_instruction(text: str) -> bool:
     """Whether ``text`` reads like an attempt to instruct the model (en, ko, ja, zh)."""
-    probe = sanitise_memory_text(text)
-    probe = "".join(character for character in probe if character not in _KEPT_FORMAT)
+    return _instructs(sanitise_memory_text(text))
+
+
+def _instructs(sanitised: str) -> bool:
+    probe = "".join(character for character in sanitised if character not in _KEPT_FORMAT)
     return any(pattern.search(probe) for pattern in _INSTRUCTION_PATTERNS)
 
 
@@ -153,7 +156,7 @@ def _as_data(text: str, limit: int, *, quote: bool) -> str:
     """Sanitised and shortened; an instruction-like text becomes reported speech."""
     cleaned = sanitise_memory_text(text)
     short = _truncate(cleaned, limit)
-    if looks_like_instruction(text):
+    if _instructs(cleaned):
         return f"(viewer said: {_quoted(short)})"
     return _quoted(short) if quote else short
 

@@ -59,13 +59,19 @@ def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
 
 
 def collapse_repeats(
-    ranked: Sequence[Ranked[Episode]], *, similarity: float = REPEAT_SIMILARITY
+    ranked: Sequence[Ranked[Episode]],
+    *,
+    similarity: float = REPEAT_SIMILARITY,
+    window: int | None = None,
 ) -> tuple[list[Ranked[Episode]], dict[str, Repeats]]:
     """``ranked`` with each group of (near-)identical episodes reduced to its best member,
     in the same order, and the :class:`Repeats` of every kept episode said more than once.
+
+    Only the first ``window`` entries are compared (all when ``None``): the reply path
+    shows a handful, and comparing every candidate with every other cost milliseconds.
     """
     groups: list[_Group] = []
-    for entry in ranked:
+    for entry in ranked if window is None else ranked[:window]:
         text = said(entry.item)
         key, terms = _key(text), frozenset(analyze_document(text))
         group = next(
@@ -97,13 +103,14 @@ def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
     """The episodes a profile fact already says in the same words: its own source
     episodes whose viewer message is (nearly all) the fact's text. Showing both would
     spend the budget twice on one sentence."""
-    said = comparable(fact.text)
     sources = set(fact.source_episode_ids)
+    said = comparable(fact.text)
     restated = set()
     for entry in episodes:
+        if entry.item.id not in sources or not said:
+            continue
         message = comparable(entry.item.user_message)
-        if entry.item.id in sources and message and said:
-            shorter, longer = sorted((said, message), key=len)
-            if shorter in longer and len(shorter) >= RESTATED_SHARE * len(longer):
-                restated.add(entry.item.id)
+        shorter, longer = sorted((said, message), key=len)
+        if message and shorter in longer and len(shorter) >= RESTATED_SHARE * len(longer):
+            restated.add(entry.item.id)
     return restated

@@ -80,6 +80,7 @@ class Recaller:
     ) -> None:
         self._store = store
         self._names = names
+        self._names_cache: dict[str, tuple[str, ...]] = {}
         self._reinforcements = reinforcements or Reinforcements(store)
         self._embedder = embedder
         self._counter = counter
@@ -151,7 +152,8 @@ class Recaller:
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
         if for_prompt:
-            episodes = [entry for entry in episodes if not is_low_signal(said(entry.item))]
+            window = REPEAT_WINDOW * (limit or recall.episodes_in_context)
+            episodes = [entry for entry in episodes[:window] if not is_low_signal(said(entry.item))]
             episodes, repeats = collapse_repeats(episodes)
         profile = (
             self._profile(scope, query, found.current_facts, facts, now) if for_prompt else None
@@ -218,7 +220,11 @@ class Recaller:
         """The query the keyword search reads: without the character's own names."""
         if self._names is None:
             return query
-        return without_names(query, await self._names.names_of(scope.character_id))
+        names = self._names_cache.get(scope.character_id)
+        if names is None:  # a name is protected: read once per character and process
+            names = await self._names.names_of(scope.character_id)
+            self._names_cache[scope.character_id] = names
+        return without_names(query, names)
 
     async def _search(
         self,
@@ -301,6 +307,8 @@ class Recaller:
         return rank(candidates, weights=self._config.ranking, now=now)
 
 
+REPEAT_WINDOW = 4
+"""Repeats are looked for among this many times the episodes the prompt shows."""
 RECALL_QUERY_CHARS = 2000
 """How much of a message recall reads: a pasted text's beginning and end (where a question
 about it usually is), not a 100,000 character query to embed and search."""
