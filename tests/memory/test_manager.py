@@ -83,7 +83,8 @@ async def test_recall_reinforces_exactly_what_reached_the_prompt(app: Omoide) ->
         moment = START - timedelta(days=day)
         await app.memory.store_interaction(MINJUN, message, "", timestamp=moment)
     later = START + timedelta(days=2)
-    recollection = await app.memory.retrieve_context(MINJUN, "League of Legends ranked", now=later)
+    # the printer is no fact about the viewer (a fact would show in the profile instead)
+    recollection = await app.memory.retrieve_context(MINJUN, "the office printer broke", now=later)
     used = set(recollection.rendered.episode_ids)
     assert used, "the matching episode must reach the prompt"
     unwritten = await app.store.list_episodes(MINJUN, where=EpisodeFilter(), limit=10)
@@ -95,7 +96,7 @@ async def test_recall_reinforces_exactly_what_reached_the_prompt(app: Omoide) ->
     for episode in episodes:
         expected = (1, later) if episode.id in used else (0, None)
         assert (episode.recall_count, episode.last_recalled_at) == expected
-    assert any("League" in e.user_message for e in episodes if e.id in used)
+    assert any("printer" in e.user_message for e in episodes if e.id in used)
 
 
 def advance(app: Omoide, moment: datetime) -> None:
@@ -289,12 +290,12 @@ async def test_queued_turns_wait_out_a_backend_outage(tmp_path: Path) -> None:
 async def test_a_reply_does_not_wait_for_the_stores_writer(app: Omoide) -> None:
     """In a stream the writer is busy with batches of chat; a reply only reads, and the
     reinforcement it noted is written by the next write (here, the next stored turn)."""
-    await app.memory.store_interaction(MINJUN, "I really love League of Legends", "")
+    await app.memory.store_interaction(MINJUN, "The printer at the office broke again", "")
     writer = open_connection(app.settings.database_path)
     writer.execute("BEGIN IMMEDIATE")  # holds the write lock, as a long batch would
     try:
         with anyio.fail_after(2):  # the store's busy timeout is 10 s
-            recollection = await app.memory.retrieve_context(MINJUN, "League of Legends")
+            recollection = await app.memory.retrieve_context(MINJUN, "the office printer broke")
     finally:
         writer.execute("ROLLBACK")
         writer.close()
