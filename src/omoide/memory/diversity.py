@@ -47,7 +47,9 @@ def said(episode: Episode) -> str:
     return episode.user_message if episode.user_message.strip() else episode.bot_message
 
 
-def _key(text: str) -> str:
+def comparable(text: str) -> str:
+    """``text`` folded to its letters and digits (NFKC, case-folded): what two sayings
+    of the same words have in common."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     return "".join(character for character in folded if character.isalnum())
 
@@ -73,7 +75,7 @@ def collapse_repeats(
     groups: list[_Group] = []
     for entry in ranked if window is None else ranked[:window]:
         text = said(entry.item)
-        key, terms = _key(text), frozenset(analyze_document(text))
+        key, terms = comparable(text), frozenset(analyze_document(text))
         group = next(
             (
                 group
@@ -92,11 +94,6 @@ def collapse_repeats(
         if len(group.moments) > 1
     }
     return [group.kept for group in groups], repeats
-
-
-def comparable(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(character for character in folded if character.isalnum())
 
 
 def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
