@@ -23,7 +23,6 @@ from omoide.store.base import (
     FactChangeWrite,
     FactFilter,
     FactWrite,
-    Hit,
     MemoryStore,
     TurnWrite,
 )
@@ -155,11 +154,9 @@ class CountingStore:
         self.calls.append("write_fact_changes")
         await self.inner.write_fact_changes(character_id, changes)
 
-    async def search_fact_keywords(
-        self, scope: Scope, text: str, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]:
-        self.calls.append("search_fact_keywords")
-        return await self.inner.search_fact_keywords(scope, text, where=where, limit=limit)
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
+        self.calls.append("list_facts")
+        return await self.inner.list_facts(scope, where=where)
 
     async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
         self.calls.append("deleted_fact_digests")
@@ -203,12 +200,12 @@ async def test_a_viewer_past_the_limit_is_left_to_the_per_turn_path(tmp_path: Pa
         assert kept[0] is None
         assert kept[1] is not None
         assert [change.action for change in kept[1]] == ["update"]
-        # one read of current facts, one of deleted facts' digests per viewer kept, one
-        # search for rejected facts per turn kept, one write
+        # one read of current facts; per viewer kept, one of its facts found no longer
+        # true and one of deleted facts' digests; one write
         assert store.calls == [
             "current_facts",
+            "list_facts",
             "deleted_fact_digests",
-            "search_fact_keywords",
             "write_fact_changes",
         ]
         assert [fact.text for fact in await app.memory.list_facts(YUKI)] == ["I hate chess"]

@@ -148,6 +148,28 @@ async def test_update_without_vector_keeps_vector_and_refreshes_filters(
     assert [hit.item.trust for hit in hits] == [TrustState.CONTRADICTED]
 
 
+async def test_contradicted_only_lists_the_facts_found_no_longer_true(
+    store: MemoryStore,
+) -> None:
+    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "kept", "likes cats"), unit(0))])
+    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "wrong", "likes dogs"), unit(1))])
+    await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs", "likes dogs"), unit(1))])
+    await store.supersede_fact(VIEWER, "kept", fact_write(fact(VIEWER, "newer")), at=at(1))
+    for scope, fact_id in ((VIEWER, "wrong"), (OTHER, "theirs")):
+        found = await store.get_fact(scope, fact_id)
+        await store.update_fact(
+            scope, dataclasses.replace(found, trust=TrustState.CONTRADICTED), vector=None
+        )
+    rejected = FactFilter(contradicted_only=True)
+
+    assert [item.id for item in await store.list_facts(VIEWER, where=rejected)] == ["wrong"]
+    hits = await store.search_fact_keywords(VIEWER, "dogs", where=rejected, limit=5)
+    assert [hit.item.id for hit in hits] == ["wrong"]
+    assert await store.search_fact_keywords(VIEWER, "cats", where=rejected, limit=5) == []
+    with pytest.raises(InvalidInput):
+        await store.search_fact_vectors(VIEWER, unit(1), where=rejected, limit=5)
+
+
 async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryStore) -> None:
     await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs"))])
     await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "mine"))])

@@ -14,8 +14,8 @@ one difference is what rules compare against: every current fact of the viewer h
 twenty nearest there (the same set while a viewer has fewer than ten).
 
 Neither path brings back what a person corrected or deleted: before deciding, the batch
-reads the rejected facts each turn's words may repeat and, once per viewer, which of its
-candidates' digests deleted facts left (:mod:`omoide.memory.fact_digests`).
+reads, once per viewer, the facts found no longer true and which of its candidates'
+digests deleted facts left (:mod:`omoide.memory.fact_digests`).
 
 A viewer with more than ``limit`` current facts is left to the per-turn path, and so is the
 whole batch when the read or the write fails (a concurrent correction may have changed a
@@ -67,7 +67,7 @@ class BatchTurn:
     candidates: tuple[FactCandidate, ...]
     vectors: Mapping[str, Vector]
     rejected: tuple[Fact, ...] = ()
-    """Facts a person rejected that this turn's words may repeat (read by :func:`keep_batch`)."""
+    """The viewer's facts found no longer true (read by :func:`keep_batch`)."""
     deleted: frozenset[str] = frozenset()
     """Digests of facts a person deleted that this turn's candidates match (read likewise)."""
 
@@ -147,27 +147,23 @@ async def keep_batch(
 
 
 async def _with_removed(store: MemoryStore, turns: Sequence[BatchTurn]) -> list[BatchTurn]:
-    """``turns`` with what a person removed that they may bring back: the rejected facts
-    their words may repeat (per turn) and the deleted facts' digests their candidates
-    match (one read per viewer), as the per-turn path reads them."""
+    """``turns`` with what a person removed that they may bring back, read once per
+    viewer with candidates: the facts found no longer true, and the digests deleted facts
+    left that the candidates match (as the per-turn path reads them)."""
     candidates: dict[Scope, list[FactCandidate]] = {}
     for turn in turns:
-        candidates.setdefault(turn.episode.scope, []).extend(turn.candidates)
+        if turn.candidates:
+            candidates.setdefault(turn.episode.scope, []).extend(turn.candidates)
+    rejected = {scope: tuple(await rejected_facts(store, scope)) for scope in candidates}
     deleted = {
         scope: await deleted_digests(store, scope, found) for scope, found in candidates.items()
     }
     return [
-        replace(await _with_rejected(store, turn), deleted=deleted[turn.episode.scope])
+        replace(turn, rejected=rejected[scope], deleted=deleted[scope])
+        if (scope := turn.episode.scope) in candidates
+        else turn
         for turn in turns
     ]
-
-
-async def _with_rejected(store: MemoryStore, turn: BatchTurn) -> BatchTurn:
-    """``turn`` with the rejected facts its words may repeat (as the per-turn path reads)."""
-    if not turn.candidates:
-        return turn
-    rejected = await rejected_facts(store, turn.episode.scope, turn.episode.user_message)
-    return replace(turn, rejected=tuple(rejected))
 
 
 def decide_batch(

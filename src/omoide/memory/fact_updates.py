@@ -12,8 +12,7 @@ from omoide.memory.extraction_rules import find_facts, is_rejected
 from omoide.memory.fact_digests import deleted_digests, stated, without_deleted
 from omoide.store.base import FactFilter, MemoryStore
 
-REJECTED_SEARCH_LIMIT = 10
-"""How many versions (current or not) a turn's words are compared with for rejections."""
+_REJECTED = FactFilter(contradicted_only=True)
 
 CONFIRMATION_GAIN = 0.2
 """On confirmation, confidence moves this share of the way to 1.0 (diminishing returns)."""
@@ -59,15 +58,11 @@ def contradicted_fact(fact: Fact, at: datetime) -> Fact:
     return replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
 
 
-async def rejected_facts(store: MemoryStore, scope: Scope, message: str) -> list[Fact]:
-    """Facts of ``scope`` a person rejected (corrected or contradicted) that share words
-    with ``message``: a viewer repeating one is not taken at their word again."""
-    if not message.strip():
-        return []
-    hits = await store.search_fact_keywords(
-        scope, message, where=FactFilter(include_inactive=True), limit=REJECTED_SEARCH_LIMIT
-    )
-    return [hit.item for hit in hits if hit.item.trust is TrustState.CONTRADICTED]
+async def rejected_facts(store: MemoryStore, scope: Scope) -> list[Fact]:
+    """The facts of ``scope`` found no longer true (a person's correction, a viewer's
+    contradiction): a viewer repeating one is not taken at their word again. One indexed
+    read of the few such facts, compared in memory by :func:`without_rejected`."""
+    return await store.list_facts(scope, where=_REJECTED)
 
 
 def without_rejected(
@@ -84,12 +79,14 @@ def without_rejected(
 
 
 async def kept_decisions(
-    store: MemoryStore, scope: Scope, message: str, decisions: Sequence[FactDecision]
+    store: MemoryStore, scope: Scope, decisions: Sequence[FactDecision]
 ) -> list[FactDecision]:
-    """``decisions`` of a turn saying ``message`` without the adds and updates that would
-    bring back a fact a person rejected (:func:`rejected_facts`) or deleted
-    (:mod:`omoide.memory.fact_digests`)."""
-    kept = without_rejected(decisions, await rejected_facts(store, scope, message))
+    """``decisions`` of a turn without the adds and updates that would bring back a fact
+    a person rejected (:func:`rejected_facts`) or deleted
+    (:mod:`omoide.memory.fact_digests`); no read when nothing would be stored."""
+    if not stated(decisions):
+        return list(decisions)
+    kept = without_rejected(decisions, await rejected_facts(store, scope))
     deleted = await deleted_digests(store, scope, stated(kept))
     return without_deleted(kept, scope, deleted)
 

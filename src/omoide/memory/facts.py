@@ -176,9 +176,7 @@ class FactKeeper:
             decisions = await extractor.extract(
                 episode.user_message, episode.bot_message, user_name=user_name, existing=existing
             )
-        decisions = await kept_decisions(
-            self._store, episode.scope, episode.user_message, decisions
-        )
+        decisions = await kept_decisions(self._store, episode.scope, decisions)
         vectors = await self._vectors_for(decisions, text_vectors or {})
         return await self._apply_all(episode, decisions, vectors, related)
 

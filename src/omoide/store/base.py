@@ -111,6 +111,10 @@ class FactFilter:
 
     categories: frozenset[FactCategory] | None = None
     include_inactive: bool = False
+    contradicted_only: bool = False
+    """Only facts found no longer true (trust ``CONTRADICTED``), current or not: what a
+    viewer repeating must not bring back. For listings and keyword searches; a vector
+    search refuses it (:class:`~omoide.errors.InvalidInput`)."""
 
 
 @dataclass(frozen=True, slots=True)

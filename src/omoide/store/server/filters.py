@@ -87,7 +87,9 @@ def fact_conditions(where: FactFilter) -> Conditions:
     if names is not None:
         clauses.append(("f.category = ANY(%s)", (names,)))
         payload.append(models.FieldCondition(key="category", match=models.MatchAny(any=names)))
-    if not where.include_inactive:
+    if where.contradicted_only:
+        clauses.append(("f.trust = %s", (TrustState.CONTRADICTED.value,)))
+    elif not where.include_inactive:
         clauses.append(
             ("f.superseded_at IS NULL AND f.trust <> %s", (TrustState.CONTRADICTED.value,))
         )

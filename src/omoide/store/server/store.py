@@ -25,6 +25,7 @@ from omoide.domain import (
     ViewerSummary,
     check_identifier,
 )
+from omoide.errors import InvalidInput
 from omoide.store.base import (
     CurrentFacts,
     EmbeddingInfo,
@@ -229,6 +230,8 @@ class ServerMemoryStore:
     async def search_fact_vectors(
         self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
     ) -> list[Hit[Fact]]:
+        if where.contradicted_only:
+            raise InvalidInput("contradicted_only applies to fact listings and keyword searches")
         conditions = fact_conditions(where)
         return await vector_search(
             self._engines,

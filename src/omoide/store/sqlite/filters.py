@@ -82,7 +82,9 @@ def fact_record_conditions(where: FactFilter) -> Conditions:
     categories = _categories_json(where)
     if categories is not None:
         clauses.append(("f.category IN (SELECT value FROM json_each(?))", (categories,)))
-    if not where.include_inactive:
+    if where.contradicted_only:
+        clauses.append(("f.trust = ?", (TrustState.CONTRADICTED.value,)))
+    elif not where.include_inactive:
         clauses.append(
             ("f.superseded_at IS NULL AND f.trust <> ?", (TrustState.CONTRADICTED.value,))
         )
@@ -90,6 +92,8 @@ def fact_record_conditions(where: FactFilter) -> Conditions:
 
 
 def fact_vector_conditions(where: FactFilter) -> Conditions:
+    if where.contradicted_only:
+        raise InvalidInput("contradicted_only applies to fact listings and keyword searches")
     clauses: list[tuple[str, tuple[object, ...]]] = []
     categories = _categories_json(where)
     if categories is not None:
