@@ -30,7 +30,7 @@ from tests.memory.disclosure_texts import (
 SCOPE = Scope("char", "viewer")
 MOMENT = datetime(2024, 5, 1, tzinfo=UTC)
 
-RECALL_FLOOR = {"en": 11 / 24, "ko": 10 / 22, "ja": 10 / 22, "zh": 8 / 22}
+RECALL_FLOOR = {"en": 15 / 24, "ko": 14 / 22, "ja": 15 / 22, "zh": 11 / 22}
 """Held-out recall measured last, per language (a floor: it may rise, never fall)."""
 FALSE_POSITIVE_CEILING = {"en": 0.0, "ko": 0.0, "ja": 0.0, "zh": 0.0}
 """Held-out share of ordinary lines given a fact, measured last (it may fall, never rise)."""

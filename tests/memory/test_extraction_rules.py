@@ -248,10 +248,7 @@ NOTHING = [
     "你喜欢吃火锅吗",
     "Do you like horror movies?",
     "where do you live",
-    # someone else's facts
-    "동생이 고양이를 좋아해요",
-    "친구는 서울에 살아",
-    "彼氏はラーメンが大好き",
+    # someone else's facts, of no one the viewer names as theirs
     "他喜欢打篮球",
     "She lives in Boston",
     "My coworker hates Mondays",
@@ -273,6 +270,17 @@ NOTHING = [
     "lol same",
     "nice weather today",
 ]
+
+
+@pytest.mark.parametrize(
+    "message", ["동생이 고양이를 좋아해요", "친구는 서울에 살아", "彼氏はラーメンが大好き"]
+)
+def test_what_a_relative_or_friend_does_is_told_about_them_not_the_viewer(message: str) -> None:
+    # the viewer's sibling likes cats: a fact about the people in their life, in their
+    # words, never "likes cats" or "lives in Seoul" of the viewer
+    (candidate,) = find_facts(message)
+    assert candidate.text == message
+    assert candidate.slot is not None and candidate.slot.startswith("told_people:")
 
 
 @pytest.mark.parametrize("message", NOTHING)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from omoide.domain import Fact, TrustState
 from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
+from omoide.memory.extraction_mentions import may_tell, told_facts
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
 from omoide.memory.fact_text import (
@@ -125,7 +126,7 @@ def _candidate(hit: Hit, text: str, terms: tuple[str, ...]) -> FactCandidate | N
 def _sentence_facts(sentence: Sentence, message: str, *, gated: bool) -> list[FactCandidate]:
     found = _hits(sentence, message, gated=gated)
     if not found:
-        return []
+        return told_facts(sentence)
     if _one_fact(found):
         hard = [f for f in found if f[1].kind.key not in _SOFT_KINDS] or found
         _first, hit = hard[0]
@@ -161,7 +162,7 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
     ``gated=False`` searches every rule on every clause (the reference the tests compare
     the gated search with); the results are the same.
     """
-    if gated and not may_state_facts(normalised(message)):
+    if gated and not (may_state_facts(text := normalised(message)) or may_tell(text)):
         return []
     found: dict[str, FactCandidate] = {}
     for sentence in split_sentences(message):

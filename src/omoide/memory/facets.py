@@ -62,6 +62,7 @@ _BY_SLOT: dict[str, Facet] = {
     **dict.fromkeys(("plan", "goal"), Facet.PLANS),
     **dict.fromkeys(("situation", "care"), Facet.SITUATION),
     "style": Facet.STYLE,
+    **{f"told_{facet.value}": facet for facet in Facet},
 }
 """Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""
 

@@ -82,6 +82,13 @@ _KIND_LIST = (
     Kind("habit", _HABIT, 0.45, "object"),
     Kind("started", _HABIT, 0.55, "object", "habit"),
     Kind("situation", _EMOTION, 0.65, "object"),
+    # told in passing (omoide.memory.extraction_mentions): one per profile group
+    Kind("told_identity", _PERSONAL, 0.55, "object"),
+    Kind("told_people", _PERSONAL, 0.6, "object"),
+    Kind("told_likes", _P, 0.5, "object"),
+    Kind("told_health", _PERSONAL, 0.7, "object"),
+    Kind("told_plans", _GOAL, 0.65, "object"),
+    Kind("told_style", _PERSONAL, 0.65, "object"),
 )
 KINDS: Mapping[str, Kind] = MappingProxyType({kind.key: kind for kind in _KIND_LIST})
 

@@ -1,0 +1,178 @@
+"""Facts told in passing: a sentence about the viewer's own life that no rule types.
+
+The rules (:mod:`omoide.memory.extraction_patterns`) read the shapes of a statement ("I
+have a dog named X", "X에 빠졌어요"); viewers mostly tell things in passing, in shapes no
+list can hold: "우리 집 고양이 나비가 또 키보드 밟음", "花粉やばい、今年も死んでる",
+"我姐下个月结婚". What such a sentence is about is still plain from a word in it: a pet or
+a relative, an allergy or a limit, a job or a school, an event on a coming date, how to be
+talked to, a game one is hooked on. A sentence the rules found nothing in becomes a fact
+here when
+
+* it is a statement (no question, hypothetical or past: ``states_something``), not about
+  the stream or the character, and not addressed to someone ("you", "너", "あなた", "你");
+* it names one of those things (:data:`_TOLD`, one group of the profile each, tried in
+  order: a dated event first, so "我姐下个月结婚" is a plan and "우리 강아지 오늘 수술했어요"
+  is about the dog);
+* in English, it speaks of the speaker ("I", "my", "we"); Korean, Japanese and Chinese
+  drop the subject, so there the statement itself is enough.
+
+Its text is the sentence in the viewer's words, its slot ``told_<group>:<word>``: the same
+word told again confirms the fact (a regular talking about their cat every week has one
+fact about the cat, confirmed), other words give other facts. Confidence and salience are
+below the rules' (:data:`TOLD_CONFIDENCE`): a fact told in passing is less certain.
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.domain import TrustState
+from omoide.memory.extraction_clauses import Clause, Sentence
+from omoide.memory.extraction_hits import ABOUT_THE_STREAM, states_something
+from omoide.memory.extraction_values import FactCandidate
+from omoide.memory.extraction_vocab import (
+    EN_JOBS,
+    EN_PETS,
+    EN_PLANS,
+    EN_RELATIVES,
+    JA_JOBS,
+    JA_PETS,
+    JA_PLANS,
+    JA_RELATIVES,
+    JA_SELF,
+    KO_JOBS,
+    KO_PETS,
+    KO_PLANS,
+    KO_RELATIVES,
+    ZH_JOBS,
+    ZH_PETS,
+    ZH_PLANS,
+    ZH_RELATIVES,
+)
+from omoide.memory.facets import Facet
+from omoide.memory.fact_text import KINDS, object_key, viewer_text
+
+TOLD_CONFIDENCE = 0.6
+MAX_TOLD_CHARS = 160
+"""A longer sentence is a story, not a fact told in passing."""
+
+_FUTURE_DATES = (
+    r"\b(?:tomorrow|tmrw|tmr|2morrow|this\s+(?:weekend|week|month|coming)|next\s+(?:week(?:end)?"
+    r"|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in\s+(?:a|two|three|\d+)\s+"
+    r"(?:days?|weeks?|months?)|soon|coming\s+up)\b"
+    r"|내일|모레|이번\s*주말?|다음\s*(?:주말?|달)|내년|곧|앞두고"
+    r"|明日|あした|明後日|あさって|今週末?|来週末?|来月|来年|もうすぐ|控えて"
+    r"|明天|后天|下(?:个)?(?:周|星期|月)|这周末?|明年|快要|快(?=\S{0,4}[了啦])"
+)
+_EVENTS = (
+    rf"\b(?:{EN_PLANS}|wedding|married|graduat\w*|recital|tournament|match|game\s+day)\b"
+    rf"|{KO_PLANS}|결혼|졸업|대회|발표회|{JA_PLANS}|結婚|卒業|大会|発表会|{ZH_PLANS}|结婚|毕业|比赛"
+)
+_HEALTH = (
+    r"\b(?:allerg\w*|pollen|hay\s?fever|lactose|gluten|celiac|vegan|vegetarian|asthma"
+    r"|migraines?|diabet\w*|intoleran\w*|insomnia|epilep\w*|sober|can'?t\s+(?:swim|drive"
+    r"|eat|drink|have|handle|stand)|(?:scared|afraid|terrified)\s+of|phobi\w*)\b"
+    r"|알레르기|알러지|꽃가루|비염|유당|글루텐|채식|비건|천식|편두통|당뇨|불면증|공황"
+    r"|못\s?(?:먹|마시|마셔)|(?:먹|마시)으?면\s?(?:배|속|두드러기|탈)|체질|무서워|무섭"
+    r"|(?:수영|운전|자전거)\S{0,2}\s?못"
+    r"|アレルギー|花粉|乳糖|不耐|グルテン|ベジタリアン|ヴィーガン|喘息|偏頭痛|頭痛持ち|糖尿"
+    r"|不眠|持病|体質|食べられない|飲めない|泳げない|怖くて|怖い|無理|お腹(?:壊|こわ)"
+    r"|过敏|花粉|乳糖|不耐|素食|吃素|哮喘|偏头痛|糖尿病|失眠|不能(?:吃|喝)|喝不了|吃不了"
+    r"|不会(?:游泳|开车|骑车|喝酒)|不敢|害怕|拉肚子|体质"
+)
+_KO_PETS = "|".join(word for word in KO_PETS.split("|") if word != "개")
+_PEOPLE = (
+    rf"\b(?:{EN_PETS}|{EN_RELATIVES})\b|{_KO_PETS}|(?<![가-힣])개(?=[가는를도랑]|한테|\s|$)"
+    rf"|{KO_RELATIVES}|{JA_PETS}|{JA_RELATIVES}|{ZH_PETS}|{ZH_RELATIVES}"
+)
+"""Pets and relatives; Korean "개" (dog) only as a word: "개웃기네" is "so funny"."""
+_IDENTITY = (
+    rf"\b(?:{EN_JOBS}|college|university|uni|high\s?school|grad\s+school|major(?:ing)?"
+    r"|freshman|sophomore|junior|senior|nursing\s+school|work\s+(?:as|at|in)|from\s+[A-Z]\w+)\b"
+    rf"|{KO_JOBS}|대학|학과|전공|학년|출신|에서\s?왔|{JA_JOBS}|大学|専攻|学部|年生|出身|から来"
+    rf"|{ZH_JOBS}|大学|专业|大[一二三四]|高[一二三]|初[一二三]|年级|来自|老家"
+)
+_STYLE = (
+    r"\b(?:(?:reply|replies|answer|answers|talk|keep\s+it)\s+(?:short|casual|brief|simple)"
+    r"|no\s+need\s+(?:to\s+be|for)\s+formal|call\s+me)\b"
+    r"|짧게\s?(?:해|답|말|대답)|(?:대답|답장|답|말)\S{0,3}\s?짧게|반말|존댓말|편하게\s?(?:말|불러)"
+    r"|(?:返事|返信|答え|コメント|レス)\S{0,4}(?:短め|短く)|短めで|タメ口|敬語|で呼んで"
+    r"|简短|(?:回复|回答|说)\S{0,3}短一?点|别用敬语|叫我"
+)
+_LIKES = (
+    r"\b(?:hooked\s+on|obsessed\s+with|addicted\s+to|really\s+into|big\s+fan\s+of)\b"
+    r"|빠졌|빠져서|빠져\s?있|꽂혔|중독|덕질|ハマ(?:って|り|る|った)|どハマり|沼|推し"
+    r"|迷上|沉迷|入坑|上头|着迷"
+)
+_TOLD: tuple[tuple[Facet, re.Pattern[str]], ...] = tuple(
+    (facet, re.compile(pattern, re.IGNORECASE))
+    for facet, pattern in (
+        (Facet.PLANS, f"(?:{_EVENTS})"),
+        (Facet.HEALTH, _HEALTH),
+        (Facet.PEOPLE, _PEOPLE),
+        (Facet.IDENTITY, _IDENTITY),
+        (Facet.STYLE, _STYLE),
+        (Facet.LIKES, _LIKES),
+    )
+)
+_NOT_ABOUT_PETS = re.compile(
+    r"\b(?:hot\s?dogs?|corn\s?dogs?|dog[- ]tired|underdog|top\s?dog|cat\s?walk|copycat)\b"
+    r"|夜猫子|熊猫|猫眼|猫腻|狗血|单身狗|舔狗|猫舌|猫背|猫かぶり|犬猿",
+    re.IGNORECASE,
+)
+"""Words holding a pet's word that are about no pet ("hot dog", "夜猫子" a night owl)."""
+_ANY_TOLD = re.compile("|".join(f"(?:{p.pattern})" for _f, p in _TOLD), re.IGNORECASE)
+_FUTURE = re.compile(_FUTURE_DATES, re.IGNORECASE)
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|yours|ur|u|ya)\b|(?:^|\s)(?:너|니가|네가|너는|넌|당신)|あなた|君|きみ|お前|おまえ"
+    r"|你|您",
+    re.IGNORECASE,
+)
+_SPEAKER = re.compile(
+    rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}",
+    re.IGNORECASE,
+)
+_HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+
+
+def may_tell(text: str) -> bool:
+    """Whether some sentence of ``text`` may tell a fact in passing (a cheap first look)."""
+    return _ANY_TOLD.search(text) is not None
+
+
+def told_facts(sentence: Sentence) -> list[FactCandidate]:
+    """The fact ``sentence`` tells in passing, if any (see the module's rules)."""
+    text = sentence.text.strip()
+    read = _NOT_ABOUT_PETS.sub(" ", text)
+    whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
+    if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
+        return []
+    for facet, pattern in _TOLD:
+        match = pattern.search(read)
+        if match is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
+            continue
+        candidate = _candidate(facet, match.group(0), viewer_text(text))
+        return [candidate] if candidate is not None else []
+    return []
+
+
+def _about_the_viewer(text: str) -> bool:
+    if ABOUT_THE_STREAM.search(text) or _ADDRESSED.search(text):
+        return False
+    return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
+
+
+def _candidate(facet: Facet, word: str, text: str) -> FactCandidate | None:
+    key = object_key(word)
+    if not text or not key:
+        return None
+    kind = KINDS[f"told_{facet.value}"]
+    return FactCandidate(
+        text=text,
+        category=kind.category,
+        confidence=TOLD_CONFIDENCE,
+        salience=kind.salience,
+        trust=TrustState.STATED,
+        slot=f"{kind.prefix}:{key}",
+        terms=(word.strip(),),
+    )
