@@ -48,9 +48,11 @@ from omoide.memory.extraction_vocab import (
     ZH_PETS,
     ZH_PLANS,
     ZH_RELATIVES,
+    words,
 )
 from omoide.memory.facets import Facet
 from omoide.memory.fact_text import KINDS, object_key, viewer_text
+from omoide.memory.lexicon import Lexicon, alternatives
 
 TOLD_CONFIDENCE = 0.6
 MAX_TOLD_CHARS = 160
@@ -64,9 +66,15 @@ _FUTURE_DATES = (
     r"|明日|あした|明後日|あさって|今週末?|来週末?|来月|来年|もうすぐ|控えて"
     r"|明天|后天|下(?:个)?(?:周|星期|月)|这周末?|明年|快要|快(?=\S{0,4}[了啦])"
 )
-_EVENTS = (
-    rf"\b(?:{EN_PLANS}|wedding|married|graduat\w*|recital|tournament|match|game\s+day)\b"
-    rf"|{KO_PLANS}|결혼|졸업|대회|발표회|{JA_PLANS}|結婚|卒業|大会|発表会|{ZH_PLANS}|结婚|毕业|比赛"
+_EVENT_WORDS = Lexicon(
+    alternatives(
+        EN_PLANS,
+        KO_PLANS,
+        JA_PLANS,
+        ZH_PLANS,
+        words("wedding married graduation recital tournament 결혼 졸업 대회 발표회 結婚 卒業"),
+        words("大会 発表会 结婚 毕业 比赛"),
+    )
 )
 _HEALTH = (
     r"\b(?:allerg\w*|pollen|hay\s?fever|lactose|gluten|celiac|vegan|vegetarian|asthma"
@@ -80,17 +88,29 @@ _HEALTH = (
     r"|过敏|花粉|乳糖|不耐|素食|吃素|哮喘|偏头痛|糖尿病|失眠|不能(?:吃|喝)|喝不了|吃不了"
     r"|不会(?:游泳|开车|骑车|喝酒)|不敢|害怕|拉肚子|体质"
 )
-_KO_PETS = "|".join(word for word in KO_PETS.split("|") if word != "개")
-_PEOPLE = (
-    rf"\b(?:{EN_PETS}|{EN_RELATIVES})\b|{_KO_PETS}|(?<![가-힣])개(?=[가는를도랑]|한테|\s|$)"
-    rf"|{KO_RELATIVES}|{JA_PETS}|{JA_RELATIVES}|{ZH_PETS}|{ZH_RELATIVES}"
+_PEOPLE_WORDS = Lexicon(
+    word
+    for word in alternatives(
+        EN_PETS, EN_RELATIVES, KO_PETS, KO_RELATIVES, JA_PETS, JA_RELATIVES, ZH_PETS, ZH_RELATIVES
+    )
+    if word != "개"
 )
-"""Pets and relatives; Korean "개" (dog) only as a word: "개웃기네" is "so funny"."""
+_KO_DOG = r"(?<![가-힣])개(?=[가는를도랑]|한테|\s|$)"
+"""Korean "개" (dog) only as a word: "개웃기네" is "so funny"."""
+_IDENTITY_WORDS = Lexicon(
+    alternatives(
+        EN_JOBS,
+        KO_JOBS,
+        JA_JOBS,
+        ZH_JOBS,
+        words("college university uni grad freshman sophomore junior senior"),
+        words("대학 학과 전공 학년 출신 大学 専攻 学部 年生 出身 专业 年级 来自 老家"),
+        words("大一 大二 大三 大四 高一 高二 高三 初一 初二 初三"),
+    )
+)
 _IDENTITY = (
-    rf"\b(?:{EN_JOBS}|college|university|uni|high\s?school|grad\s+school|major(?:ing)?"
-    r"|freshman|sophomore|junior|senior|nursing\s+school|work\s+(?:as|at|in)|from\s+[A-Z]\w+)\b"
-    rf"|{KO_JOBS}|대학|학과|전공|학년|출신|에서\s?왔|{JA_JOBS}|大学|専攻|学部|年生|出身|から来"
-    rf"|{ZH_JOBS}|大学|专业|大[一二三四]|高[一二三]|初[一二三]|年级|来自|老家"
+    r"\b(?:high\s?school|grad\s+school|nursing\s+school|work\s+(?:as|at|in)|from\s+[A-Z]\w+)\b"
+    r"|에서\s?왔|から来"
 )
 _STYLE = (
     r"\b(?:(?:reply|replies|answer|answers|talk|keep\s+it)\s+(?:short|casual|brief|simple)"
@@ -104,16 +124,20 @@ _LIKES = (
     r"|빠졌|빠져서|빠져\s?있|꽂혔|중독|덕질|ハマ(?:って|り|る|った)|どハマり|沼|推し"
     r"|迷上|沉迷|入坑|上头|着迷"
 )
-_TOLD: tuple[tuple[Facet, re.Pattern[str]], ...] = tuple(
-    (facet, re.compile(pattern, re.IGNORECASE))
-    for facet, pattern in (
-        (Facet.PLANS, f"(?:{_EVENTS})"),
-        (Facet.HEALTH, _HEALTH),
-        (Facet.PEOPLE, _PEOPLE),
-        (Facet.IDENTITY, _IDENTITY),
-        (Facet.STYLE, _STYLE),
-        (Facet.LIKES, _LIKES),
-    )
+_Reader = tuple[Lexicon | None, re.Pattern[str] | None]
+
+
+def _reader(words: Lexicon | None, pattern: str | None) -> _Reader:
+    return words, None if pattern is None else re.compile(pattern, re.IGNORECASE)
+
+
+_TOLD: tuple[tuple[Facet, _Reader], ...] = (
+    (Facet.PLANS, _reader(_EVENT_WORDS, None)),
+    (Facet.HEALTH, _reader(None, _HEALTH)),
+    (Facet.PEOPLE, _reader(_PEOPLE_WORDS, _KO_DOG)),
+    (Facet.IDENTITY, _reader(_IDENTITY_WORDS, _IDENTITY)),
+    (Facet.STYLE, _reader(None, _STYLE)),
+    (Facet.LIKES, _reader(None, _LIKES)),
 )
 _NOT_ABOUT_PETS = re.compile(
     r"\b(?:hot\s?dogs?|corn\s?dogs?|dog[- ]tired|underdog|top\s?dog|cat\s?walk|copycat)\b"
@@ -121,7 +145,6 @@ _NOT_ABOUT_PETS = re.compile(
     re.IGNORECASE,
 )
 """Words holding a pet's word that are about no pet ("hot dog", "夜猫子" a night owl)."""
-_ANY_TOLD = re.compile("|".join(f"(?:{p.pattern})" for _f, p in _TOLD), re.IGNORECASE)
 _FUTURE = re.compile(_FUTURE_DATES, re.IGNORECASE)
 _ADDRESSED = re.compile(
     r"\b(?:you|your|yours|ur|u|ya)\b|(?:^|\s)(?:너|니가|네가|너는|넌|당신)|あなた|君|きみ|お前|おまえ"
@@ -135,9 +158,25 @@ _SPEAKER = re.compile(
 _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
+_EVERY_WORD = Lexicon(word for _f, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
+_EVERY_PATTERN = re.compile(
+    "|".join(f"(?:{pattern.pattern})" for _f, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
+)
+
+
 def may_tell(text: str) -> bool:
-    """Whether some sentence of ``text`` may tell a fact in passing (a cheap first look)."""
-    return _ANY_TOLD.search(text) is not None
+    """Whether some sentence of ``text`` may tell a fact in passing (a cheap first look:
+    one pass over every group's words, one over their patterns)."""
+    return _EVERY_WORD.find(text) is not None or _EVERY_PATTERN.search(text) is not None
+
+
+def _told_word(reader: _Reader, text: str) -> str | None:
+    """The word of ``reader``'s group that ``text`` names, if any."""
+    words, pattern = reader
+    found = words.find(text) if words is not None else None
+    if found is None and pattern is not None and (match := pattern.search(text)):
+        found = match.group(0)
+    return found
 
 
 def told_facts(sentence: Sentence) -> list[FactCandidate]:
@@ -147,11 +186,11 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
         return []
-    for facet, pattern in _TOLD:
-        match = pattern.search(read)
-        if match is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
+    for facet, reader in _TOLD:
+        word = _told_word(reader, read)
+        if word is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
             continue
-        candidate = _candidate(facet, match.group(0), viewer_text(text))
+        candidate = _candidate(facet, word, viewer_text(text))
         return [candidate] if candidate is not None else []
     return []
 
