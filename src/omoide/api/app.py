@@ -24,6 +24,7 @@ from omoide.api import (
     routes_chat,
     routes_facts,
     routes_memory,
+    routes_openai,
     routes_profile,
     routes_stream,
 )
@@ -47,6 +48,8 @@ Long-term memory for AI VTubers and AI companions.
 
 * **Chat**: `POST /v1/chat/stream` streams a character's reply as server-sent events and
   remembers the exchange through a durable queue.
+* **OpenAI-compatible**: base URL `/v1`, `POST /v1/chat/completions` (streaming or not) and
+  `GET /v1/models`; the model is a character id, the viewer the request's `user`.
 * **Memory**: under `/v1/characters/{character_id}/users/{user_id}`: remember turns,
   search with score components, build the prompt's memory section, read the viewer
   profile, correct or delete facts, export or forget everything about a viewer.
@@ -57,6 +60,7 @@ Times are ISO 8601 with a timezone. Errors are `{"error": {"type", "message", "d
 """
 TAGS = [
     {"name": "chat", "description": "Talk with a character (server-sent events)"},
+    {"name": "openai", "description": "OpenAI-compatible chat: characters are the models"},
     {"name": "remember", "description": "Store exchanges explicitly (imports, own pipelines)"},
     {"name": "recall", "description": "What a character remembers, and why"},
     {"name": "facts", "description": "What a character believes about a viewer"},
@@ -147,7 +151,15 @@ def create_app(
         lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
     )
     install_error_handlers(app)
-    for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
+    modules = (
+        routes_chat,
+        routes_openai,
+        routes_memory,
+        routes_facts,
+        routes_profile,
+        routes_admin,
+    )
+    for module in modules:
         app.include_router(module.router)
     app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
     mount_web(app)

@@ -9,8 +9,8 @@ is unreachable, the stream ends with an error event.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -20,6 +20,7 @@ from omoide.character.profile import CharacterProfile
 from omoide.character.state import CharacterState, initial_state
 from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
+from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
 from omoide.clock import Clock
 from omoide.domain import Scope, as_utc, check_identifier
@@ -51,12 +52,18 @@ class ProfileSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
+    """One viewer message. ``client`` is the conversation a client keeps itself (then the
+    service's session history is neither used nor added to); ``sampling`` overrides the
+    service's sampling defaults."""
+
     character_id: str
     user_id: str
     user_name: str
     session_id: str
     message: str
     now: datetime | None = None
+    client: ClientHistory | None = None
+    sampling: Sampling = field(default_factory=Sampling)
 
     def __post_init__(self) -> None:
         check_identifier(self.session_id, name="session_id")
@@ -104,6 +111,7 @@ class PreparedChat:
     messages: list[ChatMessage]
     recollection: Recollection | None
     now: datetime
+    options: ChatOptions
 
 
 class Conversation:
@@ -150,15 +158,31 @@ class Conversation:
         state = await self._states.load(scope) or initial_state(character.profile)
         recollection = await self._recall(scope, request.message, now)
         section = recollection.rendered.text if recollection else ""
+        messages = self._messages(request, character, state, section, now)
+        options = request.sampling.applied_to(self._options)
+        return PreparedChat(request, character, state, messages, recollection, now, options)
+
+    def _messages(
+        self,
+        request: ChatRequest,
+        character: Character,
+        state: CharacterState,
+        section: str,
+        now: datetime,
+    ) -> list[ChatMessage]:
+        """The client's own system message with the memory section added, or the
+        character's system prompt; then the short-term history and the turn."""
+        turn = ChatMessage("user", request.message)
+        client = request.client
+        if client is not None and client.has_system:
+            return [*client.with_memory(section, viewer_name=request.user_name), turn]
         system = character.prompt.build_system_prompt(
             character.profile, state, user_name=request.user_name, memory_section=section, now=now
         )
-        messages = [
-            ChatMessage("system", system),
-            *self._history.messages(scope, request.session_id),
-            ChatMessage("user", request.message),
-        ]
-        return PreparedChat(request, character, state, messages, recollection, now)
+        if client is not None:
+            return [ChatMessage("system", system), *client.messages, turn]
+        history = self._history.messages(request.scope, request.session_id)
+        return [ChatMessage("system", system), *history, turn]
 
     async def _recall(self, scope: Scope, message: str, now: datetime) -> Recollection | None:
         try:
@@ -168,13 +192,13 @@ class Conversation:
             logger.exception("memory retrieval failed for %s; replying without memories", scope)
             return None
 
-    async def stream(self, prepared: PreparedChat) -> AsyncIterator[ChatEvent]:
+    async def stream(self, prepared: PreparedChat) -> AsyncGenerator[ChatEvent, None]:
         """Stream the reply as clean text (emotion tags removed), then the outcome."""
         engine = EmotionEngine(prepared.character.profile)
         tag_filter = engine.stream_filter()
         pieces: list[str] = []
         try:
-            async for chunk in self._model.stream(prepared.messages, self._options):
+            async for chunk in self._model.stream(prepared.messages, prepared.options):
                 visible = tag_filter.feed(chunk)
                 if visible:
                     pieces.append(visible)
@@ -203,7 +227,8 @@ class Conversation:
             state, user_message=request.message, reply=reply, viewer_name=request.user_name
         )
         await self._states.save(request.scope, state)
-        self._history.append(request.scope, request.session_id, request.message, reply)
+        if request.client is None:
+            self._history.append(request.scope, request.session_id, request.message, reply)
         turn_id = await self._enqueue(request, reply, state, topics, prepared.now)
         rendered = prepared.recollection.rendered if prepared.recollection else None
         fact_ids = rendered.fact_ids if rendered else ()
