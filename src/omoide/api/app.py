@@ -31,6 +31,7 @@ from omoide.api import (
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
+from omoide.api.mcp_mount import McpEndpoint, mcp_endpoint
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
 from omoide.config import Settings, load_settings
@@ -53,6 +54,7 @@ Long-term memory for AI VTubers and AI companions.
 * **Memory**: under `/v1/characters/{character_id}/users/{user_id}`: remember turns,
   search with score components, build the prompt's memory section, read the viewer
   profile, correct or delete facts, export or forget everything about a viewer.
+* **MCP**: the memory tools over streamable HTTP at `/mcp` (the same as `omoide mcp`).
 * **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
   characters (`omoide keys create --character haru`). `/health` needs no key.
 
@@ -100,6 +102,7 @@ def _lifespan(
     clock: Clock | None,
     chat_model: ChatModel | None,
     embedder: Embedder | None,
+    mcp: McpEndpoint,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,7 +118,7 @@ def _lifespan(
                 app.state.service = Service(built, keys, worker)
                 worker.start()
                 try:
-                    async with routes_stream.stream_service_running(app, built):
+                    async with routes_stream.stream_service_running(app, built), mcp.running:
                         yield
                 finally:
                     await worker.stop()
@@ -142,13 +145,16 @@ def create_app(
     ring = startup_ring(settings)
     if ring is not None:
         check_exposure(settings.host, ring)
+    mcp = mcp_endpoint(host=settings.host)
     app = FastAPI(
         title="omoide",
         summary="Long-term memory engine for AI VTubers and AI companions",
         description=DESCRIPTION,
         version=_package_version(),
         openapi_tags=TAGS,
-        lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
+        lifespan=_lifespan(
+            settings, clock=clock, chat_model=chat_model, embedder=embedder, mcp=mcp
+        ),
     )
     install_error_handlers(app)
     modules = (
@@ -162,6 +168,7 @@ def create_app(
     for module in modules:
         app.include_router(module.router)
     app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+    app.router.routes.append(mcp.route)
     mount_web(app)
     return app
 
