@@ -22,7 +22,9 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletionMessageParam
 
-from tests.api.harness import free_port, viewer_path
+from omoide.api.app import create_app
+from omoide.embed.hashing import HashingEmbedder
+from tests.api.harness import free_port, live_server, make_settings, viewer_path
 from tests.llm.fake_servers import FakeChatServer, openai_stream, running_server
 
 START_TIMEOUT_SECONDS = 60.0
@@ -195,6 +197,24 @@ def test_without_a_system_message_the_characters_own_prompt_is_used(
     assert stored_user_messages(served.url, "viewer-header", 1) == [LIVES]
 
 
+def test_messages_after_the_turn_follow_it_unchanged(
+    served: Served, upstream: FakeChatServer
+) -> None:
+    closing = "Reply in one line."
+    messages: list[ChatCompletionMessageParam] = [
+        {"role": "system", "content": PERSONA},
+        {"role": "user", "content": "Good evening!"},
+        {"role": "system", "content": closing},
+    ]
+    served.client().chat.completions.create(model="haru", messages=messages, user="viewer-late")
+    sent = served.last_received()["messages"]
+    assert sent[1:] == [
+        {"role": "user", "content": "Good evening!"},
+        {"role": "system", "content": closing},
+    ]
+    assert sent[0]["content"].startswith(PERSONA)
+
+
 def test_a_request_naming_no_viewer_is_the_default_viewers(
     served: Served, upstream: FakeChatServer
 ) -> None:
@@ -280,7 +300,7 @@ def test_errors_come_in_openais_shape(served: Served, upstream: FakeChatServer) 
                 {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
             ]
         },
-        {"messages": [{"role": "assistant", "content": "no user turn"}]},
+        {"messages": [{"role": "system", "content": "no user turn"}]},
     ],
     ids=["tools", "image", "tool-calls", "no-user-turn"],
 )
@@ -322,3 +342,24 @@ def test_an_unreachable_upstream_is_a_502(served: Served, upstream: FakeChatServ
             model="haru", messages=[{"role": "user", "content": "hello?"}], stream=True
         )
     assert failed.value.status_code == 502
+
+
+def test_an_upstream_nobody_listens_on_is_a_502(tmp_path: Path) -> None:
+    settings = make_settings(
+        tmp_path / "data",
+        llm="openai",
+        llm_url=f"http://127.0.0.1:{free_port()}/v1",
+        llm_model="upstream-model",
+        llm_max_retries=0,
+    )
+    hello: list[ChatCompletionMessageParam] = [{"role": "user", "content": "hello?"}]
+    app = create_app(settings, embedder=HashingEmbedder(256))
+    with (
+        live_server(app) as url,
+        openai.OpenAI(base_url=f"{url}/v1", api_key="open", max_retries=0) as client,
+    ):
+        for stream in (False, True):
+            with pytest.raises(openai.APIStatusError) as failed:
+                client.chat.completions.create(model="haru", messages=hello, stream=stream)
+            assert failed.value.status_code == 502
+            assert failed.value.code == "upstream_error"

@@ -76,18 +76,20 @@ def chat_request(body: CompletionBody, user_id: str) -> ChatRequest:
     """The chat turn a request asks for; InvalidInput for what omoide cannot pass on."""
     _refuse_unsupported(body)
     messages = [_message(position, message) for position, message in enumerate(body.messages)]
-    turn = messages[-1]
-    if turn.role != "user":
-        raise InvalidInput("the last message must be the user's (role 'user'): it is the turn")
-    if len(turn.content) > MAX_CHAT_MESSAGE_CHARS:
-        raise InvalidInput(f"the last message is longer than {MAX_CHAT_MESSAGE_CHARS} characters")
+    users = [position for position, message in enumerate(messages) if message.role == "user"]
+    if not users:
+        raise InvalidInput("messages: no user message (the last user message is the turn)")
+    last = users[-1]
+    turn = messages[last].content
+    if len(turn) > MAX_CHAT_MESSAGE_CHARS:
+        raise InvalidInput(f"messages[{last}] is longer than {MAX_CHAT_MESSAGE_CHARS} characters")
     return ChatRequest(
         body.model,
         user_id,
-        _viewer_name(body.messages[-1], user_id),
+        _viewer_name(body.messages[last], user_id),
         SESSION_ID,
-        turn.content,
-        client=ClientHistory(tuple(messages[:-1])),
+        turn,
+        client=ClientHistory(tuple(messages[:last]), tuple(messages[last + 1 :])),
         sampling=_sampling(body),
     )
 
@@ -96,7 +98,10 @@ def _refuse_unsupported(body: CompletionBody) -> None:
     extra = body.model_extra or {}
     for name in _REFUSED_FIELDS:
         if extra.get(name) not in (None, [], {}):
-            raise InvalidInput(f"{name}: tool and function calling is not supported by omoide")
+            raise InvalidInput(
+                f"{name}: omoide does not support tools (tool and function calling are "
+                "refused, never dropped); send the request without them"
+            )
     if body.n not in (None, 1):
         raise InvalidInput("n: omoide answers with exactly one choice")
     if body.response_format and body.response_format.get("type") != "text":
@@ -112,7 +117,7 @@ def _message(position: int, message: MessageIn) -> ChatMessage:
             "are refused (omoide passes on system, developer, user and assistant messages)"
         )
     if message.tool_calls:
-        raise InvalidInput(f"{where}.tool_calls: tool calls are not supported by omoide")
+        raise InvalidInput(f"{where}.tool_calls: omoide does not support tools (tool calls)")
     return ChatMessage(role, _text(where, message.content))
 
 

@@ -61,8 +61,9 @@ async def chat_completions(
     conversation: ConversationDep,
     user_header: UserHeader = None,
 ) -> Response:
-    """``model`` is a character id. The last message is the turn; the messages before it
-    are the short-term memory. A client system message is kept and the memory section is
+    """``model`` is a character id. The last user message is the turn; the messages before
+    it are the short-term memory, any after it (a frontend's closing instructions) follow
+    it unchanged. A client system message is kept and the memory section is
     added to it; without one, the character's own system prompt is used. The reply streams
     as the upstream model produces it; the exchange is queued durably and stored after."""
     await check_character(body.model, caller, service)

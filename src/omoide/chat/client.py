@@ -42,18 +42,21 @@ class Sampling:
 
 @dataclass(frozen=True, slots=True)
 class ClientHistory:
-    """The messages a client sent before its turn, system messages included, in order."""
+    """The messages a client sent before its turn, system messages included, in order, and
+    any it sent after it (a frontend's closing instructions), passed on after the turn."""
 
     messages: tuple[ChatMessage, ...]
+    after: tuple[ChatMessage, ...] = ()
 
     @property
     def has_system(self) -> bool:
+        """Whether the client sent a system message of its own before the turn."""
         return any(message.role == "system" for message in self.messages)
 
     def with_memory(self, memory_section: str, *, viewer_name: str) -> list[ChatMessage]:
         """The messages with the memory section appended to the client's first system
         message (the client's text itself unchanged); as they are without a section."""
-        if not memory_section.strip():
+        if not memory_section.strip() or not self.has_system:
             return list(self.messages)
         first = next(i for i, message in enumerate(self.messages) if message.role == "system")
         system = self.messages[first]

@@ -175,14 +175,21 @@ class Conversation:
         turn = ChatMessage("user", request.message)
         client = request.client
         if client is not None and client.has_system:
-            return [*client.with_memory(section, viewer_name=request.user_name), turn]
-        system = character.prompt.build_system_prompt(
-            character.profile, state, user_name=request.user_name, memory_section=section, now=now
+            before = client.with_memory(section, viewer_name=request.user_name)
+            return [*before, turn, *client.after]
+        system = ChatMessage(
+            "system",
+            character.prompt.build_system_prompt(
+                character.profile,
+                state,
+                user_name=request.user_name,
+                memory_section=section,
+                now=now,
+            ),
         )
         if client is not None:
-            return [ChatMessage("system", system), *client.messages, turn]
-        history = self._history.messages(request.scope, request.session_id)
-        return [ChatMessage("system", system), *history, turn]
+            return [system, *client.messages, turn, *client.after]
+        return [system, *self._history.messages(request.scope, request.session_id), turn]
 
     async def _recall(self, scope: Scope, message: str, now: datetime) -> Recollection | None:
         try:
