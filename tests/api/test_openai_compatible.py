@@ -24,7 +24,13 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from omoide.api.app import create_app
 from omoide.embed.hashing import HashingEmbedder
-from tests.api.harness import free_port, live_server, make_settings, viewer_path
+from tests.api.harness import (
+    free_port,
+    live_server,
+    make_settings,
+    viewer_path,
+    wait_until_healthy,
+)
 from tests.llm.fake_servers import FakeChatServer, openai_stream, running_server
 
 START_TIMEOUT_SECONDS = 60.0
@@ -73,20 +79,6 @@ def service_environment(data_dir: Path, upstream_url: str) -> dict[str, str]:
         OMOIDE_DEFAULT_VIEWER="stream-owner",
     )
     return environment
-
-
-def wait_until_healthy(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"omoide serve exited: {log.read_text(errors='replace')}")
-        try:
-            if httpx.get(url + "/health", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"omoide serve did not become healthy: {log.read_text(errors='replace')}")
 
 
 @pytest.fixture(scope="module")
