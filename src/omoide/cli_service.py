@@ -188,7 +188,7 @@ def serve(
 
 def mcp(data_dir: DataDir = None, embedder: Embedder = None) -> None:
     """Serve the memory tools over MCP on stdin and stdout (for an MCP client to start)."""
-    from omoide.mcp import serve_stdio
+    from omoide.api.mcp import serve_stdio
 
     settings = settings_from(data_dir=data_dir, embedder=embedder)
     try:

@@ -31,7 +31,7 @@ from omoide.api import (
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
-from omoide.api.mcp_mount import McpEndpoint, mcp_endpoint
+from omoide.api.mcp.http import McpEndpoint, mcp_endpoint
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
 from omoide.config import Settings, load_settings

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from omoide.api.mcp.tools import build_mcp_server
 from omoide.config import Settings
 from omoide.errors import NotFound
-from omoide.mcp.server import build_mcp_server
 from omoide.wiring import Omoide, build
 
 

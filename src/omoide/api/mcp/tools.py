@@ -18,12 +18,12 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
+from omoide.api.mcp import forgetting
 from omoide.api.schemas import ContextBody, FactPatch, SearchBody, TurnBody
 from omoide.api.views import ContextOut, FactOut, SearchOut, TombstoneOut, TurnOut
 from omoide.api.views_profile import ProfileOut
 from omoide.domain import Scope
 from omoide.errors import InvalidInput, OmoideError
-from omoide.mcp import forgetting
 from omoide.wiring import Omoide
 
 INSTRUCTIONS = (

@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from omoide.api.auth import Caller
 from omoide.api.dependencies import check_character, get_service
 from omoide.api.errors import handle_omoide_error
+from omoide.api.mcp.tools import build_mcp_server
 from omoide.errors import AccessDenied, OmoideError
 from omoide.wiring import Omoide
 
@@ -78,8 +79,6 @@ def mcp_endpoint(*, host: str) -> McpEndpoint:
     """The MCP tools at ``/mcp``. Sessions are stateless (any instance answers any request);
     on a loopback ``host`` the SDK also refuses a Host header that is not a loopback name
     (DNS rebinding)."""
-    from omoide.mcp import build_mcp_server  # it answers in this package's views: no cycle
-
     server = build_mcp_server(KeyedAccess())
     starlette = server.streamable_http_app(
         streamable_http_path=MCP_PATH, stateless_http=True, host=host
