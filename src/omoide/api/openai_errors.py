@@ -18,6 +18,7 @@ from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from omoide.api.errors import describe_validation_errors, status_for
@@ -34,6 +35,34 @@ _CODES = {
     502: "upstream_error",
     503: "service_unavailable",
 }
+
+
+class OpenAIErrorInfo(BaseModel):
+    message: str
+    type: str = Field(examples=["invalid_request_error"])
+    code: str = Field(examples=["model_not_found"])
+    param: str | None = None
+
+
+class OpenAIErrorOut(BaseModel):
+    """The body of every error of the OpenAI-compatible endpoints."""
+
+    error: OpenAIErrorInfo
+
+
+def _documented(description: str) -> dict[str, Any]:
+    return {"model": OpenAIErrorOut, "description": description}
+
+
+OPENAI_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: _documented("A bad request, or something omoide cannot pass on (tools, images)"),
+    401: _documented("No API key, or a key that is not valid"),
+    403: _documented("The key may not use this character"),
+    404: _documented("No such character (code model_not_found)"),
+    502: _documented("The upstream model failed or could not be reached before replying"),
+    503: _documented("No language model is configured"),
+}
+"""The errors these endpoints may answer, for the OpenAPI document."""
 
 
 def error_body(status: int, message: str, *, code: str | None = None) -> dict[str, Any]:

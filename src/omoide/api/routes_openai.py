@@ -25,7 +25,7 @@ from omoide.api.dependencies import (
     allowed_characters,
     check_character,
 )
-from omoide.api.openai_errors import OpenAIRoute, error_body, upstream_failure
+from omoide.api.openai_errors import OPENAI_ERRORS, OpenAIRoute, error_body, upstream_failure
 from omoide.api.openai_wire import CompletionBody, ModelList, ModelOut, Reply, chat_request, outcome
 from omoide.api.routes_chat import SSE_HEADERS
 from omoide.chat.conversation import ChatEvent, DoneEvent, ErrorEvent, TokenEvent
@@ -34,7 +34,7 @@ from omoide.errors import OmoideError
 
 logger = logging.getLogger(__name__)
 
-router = APIRouter(prefix="/v1", tags=["openai"], route_class=OpenAIRoute)
+router = APIRouter(prefix="/v1", tags=["openai"], route_class=OpenAIRoute, responses=OPENAI_ERRORS)
 
 DONE_LINE = "data: [DONE]\n\n"
 UserHeader = Annotated[
@@ -63,9 +63,9 @@ async def chat_completions(
 ) -> Response:
     """``model`` is a character id. The last user message is the turn; the messages before
     it are the short-term memory, any after it (a frontend's closing instructions) follow
-    it unchanged. A client system message is kept and the memory section is
-    added to it; without one, the character's own system prompt is used. The reply streams
-    as the upstream model produces it; the exchange is queued durably and stored after."""
+    it unchanged. A client system message is kept and the memory section is added to it;
+    without one, the character's own system prompt is used. The reply streams as the
+    upstream model produces it; the exchange is queued durably and stored afterwards."""
     await check_character(body.model, caller, service)
     viewer = body.user or user_header or service.built.settings.default_viewer
     request = chat_request(body, check_identifier(viewer, name="user"))

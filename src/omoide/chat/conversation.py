@@ -1,5 +1,9 @@
 """One chat exchange: recall, prompt, stream, then queue the turn off the reply path.
 
+The same exchange serves ``/v1/chat/stream`` (the service keeps the session's short-term
+history) and the OpenAI-compatible ``/v1/chat/completions`` (the client keeps it and sends
+it every time: see :mod:`omoide.chat.client`).
+
 The reply waits for memory retrieval (no language model involved) and for the chat model;
 it never waits for the memory write, which goes through the durable queue. If retrieval
 fails, the reply still comes, without memories, and the failure is logged. If the model
@@ -170,26 +174,24 @@ class Conversation:
         section: str,
         now: datetime,
     ) -> list[ChatMessage]:
-        """The client's own system message with the memory section added, or the
-        character's system prompt; then the short-term history and the turn."""
+        """The character's system prompt and the session's history, or the conversation the
+        client keeps (its own system message kept, the memory section added to it); then
+        the turn, and whatever the client sent after it."""
         turn = ChatMessage("user", request.message)
         client = request.client
         if client is not None and client.has_system:
-            before = client.with_memory(section, viewer_name=request.user_name)
-            return [*before, turn, *client.after]
-        system = ChatMessage(
-            "system",
-            character.prompt.build_system_prompt(
-                character.profile,
-                state,
-                user_name=request.user_name,
-                memory_section=section,
-                now=now,
-            ),
+            return [
+                *client.with_memory(section, viewer_name=request.user_name),
+                turn,
+                *client.after,
+            ]
+        text = character.prompt.build_system_prompt(
+            character.profile, state, user_name=request.user_name, memory_section=section, now=now
         )
-        if client is not None:
-            return [system, *client.messages, turn, *client.after]
-        return [system, *self._history.messages(request.scope, request.session_id), turn]
+        system = ChatMessage("system", text)
+        if client is None:
+            return [system, *self._history.messages(request.scope, request.session_id), turn]
+        return [system, *client.messages, turn, *client.after]
 
     async def _recall(self, scope: Scope, message: str, now: datetime) -> Recollection | None:
         try:
