@@ -1,4 +1,4 @@
-"""CLI commands that talk to a character: ``demo``, ``chat`` and ``serve``."""
+"""CLI commands that talk to a character: ``demo``, ``chat``, ``serve`` and ``mcp``."""
 
 from __future__ import annotations
 
@@ -90,6 +90,7 @@ def register(app: typer.Typer) -> None:
     app.command()(demo)
     app.command()(chat)
     app.command()(serve)
+    app.command()(mcp)
     app.add_typer(keys_app, name="keys")
 
 
@@ -183,3 +184,14 @@ def serve(
     except OmoideError as exc:
         raise typer.Exit(_fail(str(exc))) from exc
     uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")
+
+
+def mcp(data_dir: DataDir = None, embedder: Embedder = None) -> None:
+    """Serve the memory tools over MCP on stdin and stdout (for an MCP client to start)."""
+    from omoide.api.mcp import serve_stdio
+
+    settings = settings_from(data_dir=data_dir, embedder=embedder)
+    try:
+        anyio.run(serve_stdio, settings)
+    except OmoideError as exc:
+        raise typer.Exit(_fail(str(exc))) from exc

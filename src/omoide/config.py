@@ -54,6 +54,10 @@ class Settings(BaseSettings):
     llm_importance: bool = True
     llm_extraction: bool = True
 
+    default_viewer: str = Field(default="viewer", min_length=1, max_length=200)
+    """The viewer of an OpenAI-compatible chat request that names none (no ``user`` field,
+    no ``X-Omoide-User`` header): every such request talks as this one viewer."""
+
     characters_dirs: list[Path] = Field(default_factory=list)
     history_turns: int = Field(default=10, ge=0, le=200)
 

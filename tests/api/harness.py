@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
@@ -31,6 +32,7 @@ from omoide.llm.base import ChatModel
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 START_TIMEOUT_SECONDS = 20.0
+PROCESS_START_SECONDS = 60.0
 LOOPBACK_CLIENT = ("127.0.0.1", 50123)
 
 
@@ -163,3 +165,18 @@ async def read_events(response: httpx.Response) -> list[dict[str, Any]]:
 
 def viewer_path(character_id: str, user_id: str) -> str:
     return f"/v1/characters/{character_id}/users/{user_id}"
+
+
+def wait_until_healthy(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
+    """Poll ``/health`` of a service started as ``process`` (its output in ``log``)."""
+    deadline = time.monotonic() + PROCESS_START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the service exited: {log.read_text(errors='replace')}")
+        try:
+            if httpx.get(url + "/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the service did not become healthy: {log.read_text(errors='replace')}")

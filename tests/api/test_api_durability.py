@@ -15,7 +15,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.harness import free_port, viewer_path
+from tests.api.harness import free_port, viewer_path, wait_until_healthy
 
 START_TIMEOUT_SECONDS = 60.0
 MESSAGES = [
@@ -62,20 +61,6 @@ def service_process(data_dir: Path, log: Path) -> Iterator[tuple[subprocess.Pope
         if process.poll() is None:
             process.kill()
         process.wait(timeout=START_TIMEOUT_SECONDS)
-
-
-def wait_until_healthy(process: subprocess.Popen[bytes], url: str, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the service exited: {log.read_text(errors='replace')}")
-        try:
-            if httpx.get(url + "/health", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"the service did not become healthy: {log.read_text(errors='replace')}")
 
 
 def chat(url: str, user: str, message: str) -> str:

@@ -24,12 +24,14 @@ from omoide.api import (
     routes_chat,
     routes_facts,
     routes_memory,
+    routes_openai,
     routes_profile,
     routes_stream,
 )
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.errors import install_error_handlers
+from omoide.api.mcp.http import McpEndpoint, mcp_endpoint
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
 from omoide.config import Settings, load_settings
@@ -47,9 +49,12 @@ Long-term memory for AI VTubers and AI companions.
 
 * **Chat**: `POST /v1/chat/stream` streams a character's reply as server-sent events and
   remembers the exchange through a durable queue.
+* **OpenAI-compatible**: base URL `/v1`, `POST /v1/chat/completions` (streaming or not) and
+  `GET /v1/models`; the model is a character id, the viewer the request's `user`.
 * **Memory**: under `/v1/characters/{character_id}/users/{user_id}`: remember turns,
   search with score components, build the prompt's memory section, read the viewer
   profile, correct or delete facts, export or forget everything about a viewer.
+* **MCP**: the memory tools over streamable HTTP at `/mcp` (the same as `omoide mcp`).
 * **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
   characters (`omoide keys create --character haru`). `/health` needs no key.
 
@@ -57,6 +62,7 @@ Times are ISO 8601 with a timezone. Errors are `{"error": {"type", "message", "d
 """
 TAGS = [
     {"name": "chat", "description": "Talk with a character (server-sent events)"},
+    {"name": "openai", "description": "OpenAI-compatible chat: characters are the models"},
     {"name": "remember", "description": "Store exchanges explicitly (imports, own pipelines)"},
     {"name": "recall", "description": "What a character remembers, and why"},
     {"name": "facts", "description": "What a character believes about a viewer"},
@@ -96,6 +102,7 @@ def _lifespan(
     clock: Clock | None,
     chat_model: ChatModel | None,
     embedder: Embedder | None,
+    mcp: McpEndpoint,
 ) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -111,7 +118,7 @@ def _lifespan(
                 app.state.service = Service(built, keys, worker)
                 worker.start()
                 try:
-                    async with routes_stream.stream_service_running(app, built):
+                    async with routes_stream.stream_service_running(app, built), mcp.running:
                         yield
                 finally:
                     await worker.stop()
@@ -138,18 +145,30 @@ def create_app(
     ring = startup_ring(settings)
     if ring is not None:
         check_exposure(settings.host, ring)
+    mcp = mcp_endpoint(host=settings.host)
     app = FastAPI(
         title="omoide",
         summary="Long-term memory engine for AI VTubers and AI companions",
         description=DESCRIPTION,
         version=_package_version(),
         openapi_tags=TAGS,
-        lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
+        lifespan=_lifespan(
+            settings, clock=clock, chat_model=chat_model, embedder=embedder, mcp=mcp
+        ),
     )
     install_error_handlers(app)
-    for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
+    modules = (
+        routes_chat,
+        routes_openai,
+        routes_memory,
+        routes_facts,
+        routes_profile,
+        routes_admin,
+    )
+    for module in modules:
         app.include_router(module.router)
     app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+    app.router.routes.append(mcp.route)
     mount_web(app)
     return app
 

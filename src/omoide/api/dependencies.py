@@ -14,8 +14,9 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from omoide.api.auth import Caller
 from omoide.api.runtime import Service
+from omoide.chat.conversation import Conversation
 from omoide.domain import Scope
-from omoide.errors import ConfigError, NotFound
+from omoide.errors import BackendUnavailable, ConfigError, NotFound
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -75,6 +76,25 @@ async def check_character(character_id: str, caller: Caller, service: Service) -
 
 
 CharacterDep = Annotated[str, Depends(checked_character)]
+
+
+async def allowed_characters(caller: Caller, service: Service) -> list[str]:
+    """The characters that exist and this caller may use, sorted."""
+    ids = await service.built.characters.list_ids()
+    return [each for each in ids if caller.allows(each)]
+
+
+def get_conversation(service: ServiceDep) -> Conversation:
+    """The chat use case; BackendUnavailable (503) when no language model is configured."""
+    conversation = service.built.conversation
+    if conversation is None:
+        raise BackendUnavailable(
+            "chat needs a language model and none is configured (OMOIDE_LLM is 'none')"
+        )
+    return conversation
+
+
+ConversationDep = Annotated[Conversation, Depends(get_conversation)]
 
 
 async def viewer_scope(

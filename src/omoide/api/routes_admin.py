@@ -10,7 +10,13 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from omoide.api.dependencies import CallerDep, CharacterDep, ServiceDep, check_character
+from omoide.api.dependencies import (
+    CallerDep,
+    CharacterDep,
+    ServiceDep,
+    allowed_characters,
+    check_character,
+)
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
 from omoide.api.schemas import DecayBody
 from omoide.domain import Scope
@@ -125,8 +131,7 @@ class CharactersOut(BaseModel):
 @router.get("/v1/characters", tags=["viewers"], responses=ERROR_RESPONSES)
 async def list_characters(caller: CallerDep, service: ServiceDep) -> CharactersOut:
     """Characters available (from the character folders) that this key may use."""
-    ids = await service.built.characters.list_ids()
-    return CharactersOut(characters=[each for each in ids if caller.allows(each)])
+    return CharactersOut(characters=await allowed_characters(caller, service))
 
 
 class ViewerOut(BaseModel):

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from omoide.api.dependencies import CallerDep, ServiceDep
+from omoide.api.dependencies import CallerDep, ConversationDep
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
 from omoide.api.schemas import ChatBody
 from omoide.chat.conversation import (
@@ -106,17 +106,14 @@ _EXAMPLE_STREAM = (
         **NOT_FOUND,
     },
 )
-async def chat_stream(body: ChatBody, caller: CallerDep, service: ServiceDep) -> StreamingResponse:
+async def chat_stream(
+    body: ChatBody, caller: CallerDep, conversation: ConversationDep
+) -> StreamingResponse:
     """Memories are recalled before the reply (if recall fails the reply still comes,
     without them). The exchange is queued durably before the ``done`` event and stored in
     the background, so the reply never waits for the memory write. Errors found before
     streaming (unknown character 404, bad input 422, no model 503) are ordinary JSON."""
     caller.authorize(body.character_id)
-    conversation = service.built.conversation
-    if conversation is None:
-        raise BackendUnavailable(
-            "chat needs a language model and none is configured (OMOIDE_LLM is 'none')"
-        )
     check_identifier(body.user_id, name="user_id")
     request = ChatRequest(
         body.character_id, body.user_id, body.user_name, body.session_id, body.message

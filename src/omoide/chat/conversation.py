@@ -1,5 +1,9 @@
 """One chat exchange: recall, prompt, stream, then queue the turn off the reply path.
 
+The same exchange serves ``/v1/chat/stream`` (the service keeps the session's short-term
+history) and the OpenAI-compatible ``/v1/chat/completions`` (the client keeps it and sends
+it every time: see :mod:`omoide.chat.client`).
+
 The reply waits for memory retrieval (no language model involved) and for the chat model;
 it never waits for the memory write, which goes through the durable queue. If retrieval
 fails, the reply still comes, without memories, and the failure is logged. If the model
@@ -9,8 +13,8 @@ is unreachable, the stream ends with an error event.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from collections.abc import AsyncGenerator, Callable
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
@@ -20,6 +24,7 @@ from omoide.character.profile import CharacterProfile
 from omoide.character.state import CharacterState, initial_state
 from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
+from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
 from omoide.clock import Clock
 from omoide.domain import Scope, as_utc, check_identifier
@@ -51,12 +56,18 @@ class ProfileSource(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
+    """One viewer message. ``client`` is the conversation a client keeps itself (then the
+    service's session history is neither used nor added to); ``sampling`` overrides the
+    service's sampling defaults."""
+
     character_id: str
     user_id: str
     user_name: str
     session_id: str
     message: str
     now: datetime | None = None
+    client: ClientHistory | None = None
+    sampling: Sampling = field(default_factory=Sampling)
 
     def __post_init__(self) -> None:
         check_identifier(self.session_id, name="session_id")
@@ -104,6 +115,7 @@ class PreparedChat:
     messages: list[ChatMessage]
     recollection: Recollection | None
     now: datetime
+    options: ChatOptions
 
 
 class Conversation:
@@ -150,15 +162,36 @@ class Conversation:
         state = await self._states.load(scope) or initial_state(character.profile)
         recollection = await self._recall(scope, request.message, now)
         section = recollection.rendered.text if recollection else ""
-        system = character.prompt.build_system_prompt(
+        messages = self._messages(request, character, state, section, now)
+        options = request.sampling.applied_to(self._options)
+        return PreparedChat(request, character, state, messages, recollection, now, options)
+
+    def _messages(
+        self,
+        request: ChatRequest,
+        character: Character,
+        state: CharacterState,
+        section: str,
+        now: datetime,
+    ) -> list[ChatMessage]:
+        """The character's system prompt and the session's history, or the conversation the
+        client keeps (its own system message kept, the memory section added to it); then
+        the turn, and whatever the client sent after it."""
+        turn = ChatMessage("user", request.message)
+        client = request.client
+        if client is not None and client.has_system:
+            return [
+                *client.with_memory(section, viewer_name=request.user_name),
+                turn,
+                *client.after,
+            ]
+        text = character.prompt.build_system_prompt(
             character.profile, state, user_name=request.user_name, memory_section=section, now=now
         )
-        messages = [
-            ChatMessage("system", system),
-            *self._history.messages(scope, request.session_id),
-            ChatMessage("user", request.message),
-        ]
-        return PreparedChat(request, character, state, messages, recollection, now)
+        system = ChatMessage("system", text)
+        if client is None:
+            return [system, *self._history.messages(request.scope, request.session_id), turn]
+        return [system, *client.messages, turn, *client.after]
 
     async def _recall(self, scope: Scope, message: str, now: datetime) -> Recollection | None:
         try:
@@ -168,13 +201,13 @@ class Conversation:
             logger.exception("memory retrieval failed for %s; replying without memories", scope)
             return None
 
-    async def stream(self, prepared: PreparedChat) -> AsyncIterator[ChatEvent]:
+    async def stream(self, prepared: PreparedChat) -> AsyncGenerator[ChatEvent, None]:
         """Stream the reply as clean text (emotion tags removed), then the outcome."""
         engine = EmotionEngine(prepared.character.profile)
         tag_filter = engine.stream_filter()
         pieces: list[str] = []
         try:
-            async for chunk in self._model.stream(prepared.messages, self._options):
+            async for chunk in self._model.stream(prepared.messages, prepared.options):
                 visible = tag_filter.feed(chunk)
                 if visible:
                     pieces.append(visible)
@@ -203,7 +236,8 @@ class Conversation:
             state, user_message=request.message, reply=reply, viewer_name=request.user_name
         )
         await self._states.save(request.scope, state)
-        self._history.append(request.scope, request.session_id, request.message, reply)
+        if request.client is None:
+            self._history.append(request.scope, request.session_id, request.message, reply)
         turn_id = await self._enqueue(request, reply, state, topics, prepared.now)
         rendered = prepared.recollection.rendered if prepared.recollection else None
         fact_ids = rendered.fact_ids if rendered else ()

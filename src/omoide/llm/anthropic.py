@@ -68,6 +68,10 @@ def anthropic_request_body(
     }
     if system:
         body["system"] = system
+    if options.top_p is not None:
+        body["top_p"] = options.top_p
+    if options.stop:
+        body["stop_sequences"] = list(options.stop)
     return body
 
 

@@ -17,9 +17,15 @@ class ChatMessage:
 
 @dataclass(frozen=True, slots=True)
 class ChatOptions:
+    """How to sample a reply. ``top_p``, ``stop`` and ``seed`` are sent only when set;
+    Anthropic has no seed, so its backend leaves ``seed`` out."""
+
     max_tokens: int = 512
     temperature: float = 0.7
     json_mode: bool = False
+    top_p: float | None = None
+    stop: tuple[str, ...] = ()
+    seed: int | None = None
 
 
 class ChatModel(Protocol):

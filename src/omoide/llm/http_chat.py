@@ -29,6 +29,15 @@ from omoide.llm.transport import (
 from omoide.llm.validation import check_chat_request
 
 
+def sampling_fields(options: ChatOptions) -> dict[str, object]:
+    """``top_p``, ``stop`` and ``seed`` under their OpenAI names, those that are set
+    (Ollama's ``options`` use the same names)."""
+    fields: dict[str, object] = {"top_p": options.top_p, "seed": options.seed}
+    if options.stop:
+        fields["stop"] = list(options.stop)
+    return {name: value for name, value in fields.items() if value is not None}
+
+
 class RequestBody(Protocol):
     """Builds the JSON body of one chat request."""
 

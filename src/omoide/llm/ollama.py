@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 import httpx
 
 from omoide.llm.base import ChatMessage, ChatOptions
-from omoide.llm.http_chat import ChatWire, HttpChatModel
+from omoide.llm.http_chat import ChatWire, HttpChatModel, sampling_fields
 from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy
 from omoide.llm.transport import (
     HttpCall,
@@ -36,7 +36,11 @@ def ollama_request_body(
         "model": model,
         "messages": [{"role": message.role, "content": message.content} for message in messages],
         "stream": stream,
-        "options": {"temperature": options.temperature, "num_predict": options.max_tokens},
+        "options": {
+            "temperature": options.temperature,
+            "num_predict": options.max_tokens,
+            **sampling_fields(options),
+        },
     }
     if options.json_mode:
         body["format"] = "json"

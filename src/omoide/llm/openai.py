@@ -16,7 +16,7 @@ from contextlib import aclosing
 import httpx
 
 from omoide.llm.base import ChatMessage, ChatOptions
-from omoide.llm.http_chat import ChatWire, HttpChatModel
+from omoide.llm.http_chat import ChatWire, HttpChatModel, sampling_fields
 from omoide.llm.retry import DEFAULT_RETRY, RetryPolicy
 from omoide.llm.sse import iter_sse_events
 from omoide.llm.transport import (
@@ -56,6 +56,7 @@ def openai_request_body(
     }
     if options.json_mode:
         body["response_format"] = {"type": "json_object"}
+    body.update(sampling_fields(options))
     return body
 
 

@@ -1,0 +1,5 @@
+"""``python -m omoide``: the ``omoide`` command."""
+
+from omoide.cli import main
+
+main()
