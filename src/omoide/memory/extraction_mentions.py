@@ -16,10 +16,13 @@ here when
 * in English, it speaks of the speaker ("I", "my", "we"); Korean, Japanese and Chinese
   drop the subject, so there the statement itself is enough.
 
-Its text is the sentence in the viewer's words, its slot ``told_<group>:<word>``: the same
-word told again confirms the fact (a regular talking about their cat every week has one
-fact about the cat, confirmed), other words give other facts. Confidence and salience are
-below the rules' (:data:`TOLD_CONFIDENCE`): a fact told in passing is less certain.
+Its text is the sentence in the viewer's words, its slot ``told_<group>:<the sentence>``:
+the same sentence told again confirms it, a sentence near it in meaning is merged by the
+fact keeper's duplicate check, others are other facts; the word that placed it is its
+term. A sentence saying the viewer misspoke ("my bad, the wedding is in X", "正しくは",
+"说错了") replaces what they told last, in its group (:attr:`FactCandidate.corrects`).
+Confidence and salience are below the rules' (:data:`TOLD_CONFIDENCE`): a fact told in
+passing is less certain.
 """
 
 from __future__ import annotations
@@ -55,11 +58,13 @@ from omoide.memory.fact_text import KINDS, object_key, viewer_text
 from omoide.memory.lexicon import Lexicon, alternatives
 
 TOLD_CONFIDENCE = 0.6
+MAX_SLOT_KEY = 48
 MAX_TOLD_CHARS = 160
 """A longer sentence is a story, not a fact told in passing."""
 
 _FUTURE_DATES = (
-    r"\b(?:tomorrow|tmrw|tmr|2morrow|this\s+(?:weekend|week|month|coming)|next\s+(?:week(?:end)?"
+    r"\b(?:tomorrow|tmrw|tmr|2morrow|(?:this|next)\s+(?:spring|summer|fall|autumn|winter)"
+    r"|this\s+(?:weekend|week|month|coming)|next\s+(?:week(?:end)?"
     r"|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in\s+(?:a|two|three|\d+)\s+"
     r"(?:days?|weeks?|months?)|soon|coming\s+up)\b"
     r"|내일|모레|이번\s*주말?|다음\s*(?:주말?|달)|내년|곧|앞두고"
@@ -72,8 +77,8 @@ _EVENT_WORDS = Lexicon(
         KO_PLANS,
         JA_PLANS,
         ZH_PLANS,
-        words("wedding married graduation recital tournament 결혼 졸업 대회 발표회 結婚 卒業"),
-        words("大会 発表会 结婚 毕业 比赛"),
+        words("wedding married graduation recital tournament 결혼 졸업 대회 발표회 심사 結婚 卒業"),
+        words("大会 発表会 審査 结婚 毕业 比赛"),
     )
 )
 _HEALTH = (
@@ -88,29 +93,40 @@ _HEALTH = (
     r"|过敏|花粉|乳糖|不耐|素食|吃素|哮喘|偏头痛|糖尿病|失眠|不能(?:吃|喝)|喝不了|吃不了"
     r"|不会(?:游泳|开车|骑车|喝酒)|不敢|害怕|拉肚子|体质"
 )
+_NOT_PETS_ALONE = frozenset(alternatives(words("fish bird birds pet pets 鳥 魚 鸟 鱼 ペット 宠物")))
+"""Words of the pet lists that alone say nothing of a pet (fish for dinner, "a bird")."""
 _PEOPLE_WORDS = Lexicon(
     word
     for word in alternatives(
-        EN_PETS, EN_RELATIVES, KO_PETS, KO_RELATIVES, JA_PETS, JA_RELATIVES, ZH_PETS, ZH_RELATIVES
+        EN_PETS,
+        EN_RELATIVES,
+        KO_PETS,
+        KO_RELATIVES,
+        JA_PETS,
+        JA_RELATIVES,
+        ZH_PETS,
+        ZH_RELATIVES,
+        words("grandkid grandkids grandson granddaughter niece nephew 조카 손주 손녀 손자"),
+        words("孫 姪 甥 闺女 媳妇 娃 孙子 孙女 外甥 侄子"),
     )
-    if word != "개"
+    if word not in _NOT_PETS_ALONE
 )
-_KO_DOG = r"(?<![가-힣])개(?=[가는를도랑]|한테|\s|$)"
-"""Korean "개" (dog) only as a word: "개웃기네" is "so funny"."""
 _IDENTITY_WORDS = Lexicon(
     alternatives(
         EN_JOBS,
         KO_JOBS,
         JA_JOBS,
         ZH_JOBS,
-        words("college university uni grad freshman sophomore junior senior"),
-        words("대학 학과 전공 학년 출신 大学 専攻 学部 年生 出身 专业 年级 来自 老家"),
+        words("college university uni grad freshman sophomore junior senior retired"),
+        words("대학 대학교 대학원 학과 전공 학년 출신 취업 알바 직장 퇴사 이직 은퇴 영업직 인턴"),
+        words("大学 専攻 学部 年生 出身 就職 転職 退職 勤め 定年 专业 年级 来自 老家 辞职 上班"),
         words("大一 大二 大三 大四 高一 高二 高三 初一 初二 初三"),
     )
 )
 _IDENTITY = (
-    r"\b(?:high\s?school|grad\s+school|nursing\s+school|work\s+(?:as|at|in)|from\s+[A-Z]\w+)\b"
-    r"|에서\s?왔|から来"
+    r"\b(?:high\s?school|grad\s+school|nursing\s+school|work\s+(?:as|at|in)|(?-i:from\s+[A-Z]\w+)"
+    r"|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job|quit\s+my\s+job)\b"
+    r"|에서\s?왔|から来|开了(?:个|一家)\S{0,6}店"
 )
 _STYLE = (
     r"\b(?:(?:reply|replies|answer|answers|talk|keep\s+it)\s+(?:short|casual|brief|simple)"
@@ -120,7 +136,7 @@ _STYLE = (
     r"|简短|(?:回复|回答|说)\S{0,3}短一?点|别用敬语|叫我"
 )
 _LIKES = (
-    r"\b(?:hooked\s+on|obsessed\s+with|addicted\s+to|really\s+into|big\s+fan\s+of)\b"
+    r"\b(?:hooked|obsessed|addicted|really\s+into|big\s+fan\s+of)\b"
     r"|빠졌|빠져서|빠져\s?있|꽂혔|중독|덕질|ハマ(?:って|り|る|った)|どハマり|沼|推し"
     r"|迷上|沉迷|入坑|上头|着迷"
 )
@@ -134,7 +150,7 @@ def _reader(words: Lexicon | None, pattern: str | None) -> _Reader:
 _TOLD: tuple[tuple[Facet, _Reader], ...] = (
     (Facet.PLANS, _reader(_EVENT_WORDS, None)),
     (Facet.HEALTH, _reader(None, _HEALTH)),
-    (Facet.PEOPLE, _reader(_PEOPLE_WORDS, _KO_DOG)),
+    (Facet.PEOPLE, _reader(_PEOPLE_WORDS, None)),
     (Facet.IDENTITY, _reader(_IDENTITY_WORDS, _IDENTITY)),
     (Facet.STYLE, _reader(None, _STYLE)),
     (Facet.LIKES, _reader(None, _LIKES)),
@@ -155,6 +171,15 @@ _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}",
     re.IGNORECASE,
 )
+_CORRECTION = re.compile(
+    r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
+    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|got\s+(?:it|that)\s+wrong)\b"
+    r"|정정|잘못\s?(?:말했|썼|알았)|헷갈렸|헷갈려서|착각"
+    r"|間違えた|間違えました|間違ってた|訂正|正しくは|混ざって|勘違い"
+    r"|说错了|打错了|更正|纠正|搞错了|记错了|口误|搞混了",
+    re.IGNORECASE,
+)
+"""A viewer saying they misspoke: what follows replaces what they told last."""
 _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
@@ -186,13 +211,14 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
         return []
+    corrects = _CORRECTION.search(read) is not None
     for facet, reader in _TOLD:
         word = _told_word(reader, read)
         if word is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
             continue
-        candidate = _candidate(facet, word, viewer_text(text))
-        return [candidate] if candidate is not None else []
-    return []
+        return _candidate(facet, word, viewer_text(text), corrects=corrects)
+    # a correction naming nothing of a group: typed as what it corrects (``decide``)
+    return _candidate(Facet.SITUATION, "", viewer_text(text), corrects=True) if corrects else []
 
 
 def _about_the_viewer(text: str) -> bool:
@@ -201,17 +227,23 @@ def _about_the_viewer(text: str) -> bool:
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 
 
-def _candidate(facet: Facet, word: str, text: str) -> FactCandidate | None:
-    key = object_key(word)
-    if not text or not key:
-        return None
+def told_slot(facet: Facet, text: str) -> str:
+    """The slot of a fact of ``facet`` told in passing as ``text``: one per sentence."""
+    return f"told_{facet.value}:{object_key(text)[:MAX_SLOT_KEY]}"
+
+
+def _candidate(facet: Facet, word: str, text: str, *, corrects: bool) -> list[FactCandidate]:
+    if not object_key(text):
+        return []
     kind = KINDS[f"told_{facet.value}"]
-    return FactCandidate(
+    candidate = FactCandidate(
         text=text,
         category=kind.category,
         confidence=TOLD_CONFIDENCE,
         salience=kind.salience,
         trust=TrustState.STATED,
-        slot=f"{kind.prefix}:{key}",
-        terms=(word.strip(),),
+        slot=told_slot(facet, text),
+        terms=(word.strip(),) if word.strip() else (),
+        corrects=corrects,
     )
+    return [candidate]

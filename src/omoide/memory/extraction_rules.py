@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from omoide.domain import Fact, TrustState
 from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
-from omoide.memory.extraction_mentions import may_tell, told_facts
+from omoide.memory.extraction_mentions import may_tell, told_facts, told_slot
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
+from omoide.memory.facets import facet_of
 from omoide.memory.fact_text import (
     KEYED_SLOTS,
     OPPOSITES,
@@ -200,11 +202,26 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
     for fact in open_facts:
         if object_key(fact.text) == text_key:
             return FactDecision("confirm", candidate, fact.id)
+    if candidate.corrects and open_facts:
+        latest = max(open_facts, key=lambda fact: (fact.recorded_at, fact.id))
+        return FactDecision("update", _correcting(candidate, latest), latest.id)
     for action in ("confirm", "update"):
         for fact in open_facts:
             if _slot_action(candidate, fact) == action:
                 return FactDecision(action, candidate, fact.id)
     return FactDecision("add", candidate, None)
+
+
+def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:
+    """``candidate`` (a viewer's "I meant...") typed as the fact it corrects."""
+    facet = facet_of(corrected)
+    return replace(
+        candidate,
+        category=corrected.category,
+        salience=max(candidate.salience, corrected.salience),
+        slot=told_slot(facet, candidate.text),
+        corrects=False,
+    )
 
 
 def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> list[FactDecision]:

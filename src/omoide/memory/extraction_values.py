@@ -25,6 +25,9 @@ class FactCandidate:
     trust: TrustState
     slot: str | None = None
     terms: tuple[str, ...] = ()
+    corrects: bool = False
+    """The viewer says they misspoke ("my bad, I meant...", "正しくは", "说错了"): the
+    candidate replaces what they told last (:func:`~omoide.memory.extraction.decide`)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():

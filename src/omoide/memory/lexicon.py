@@ -5,7 +5,9 @@ pattern listing every pet, relative and job in four languages costs tens of micr
 per chat line. A :class:`Lexicon` indexes its words by their first character and tries, at
 each position, only the words starting there (longest first). Words are compared
 casefolded; a word in Latin letters matches only as a whole word (no letter or digit
-right before or after it), a word in a caseless script (Hangul, kana, Han) anywhere.
+right before or after it); a Korean word only where a word starts (no Hangul right before
+it) and ends or takes a particle ("개가", "아이랑": not the "새" of "냄새", nor the "아이" of
+"아이돌"); a word in kana or Han anywhere.
 """
 
 from __future__ import annotations
@@ -13,8 +15,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_PARTICLES = _split(
+    "이랑 하고 한테 에게 께서 까지 부터 처럼 보다 이가 이는 이를 이도 이야 이에요 예요 인데 "
+    "이라 라서 이고 이네 이지 이었 였 으로 로 하 했 해 함 합 할 한 중 이 가 은 는 을 를 "
+    "도 랑 와 과 의 만 야 네 들 님 씨 때 고 지 라 에"
+)
+"""What may follow a short Korean noun inside its word (particles, plural, copula, the
+"하다" of a verb made of it: "전공했어요")."""
+SHORT_KOREAN = 2
+"""Korean words of at most this many syllables match only as words: "새" is no bird in
+"냄새", "아이" no child in "아이돌"; longer ones ("고양이", "할머니") match anywhere."""
+
+
 def _is_word_character(character: str) -> bool:
     return character.isascii() and character.isalnum()
+
+
+def _is_hangul(character: str) -> bool:
+    return "\uac00" <= character <= "\ud7a3"
 
 
 class Lexicon:
@@ -43,9 +65,16 @@ class Lexicon:
 
     @staticmethod
     def _bounded(folded: str, index: int, word: str) -> bool:
+        end = index + len(word)
+        if _is_hangul(word[0]):
+            if len(word) > SHORT_KOREAN:
+                return True
+            if index > 0 and _is_hangul(folded[index - 1]):
+                return False
+            rest = folded[end:]
+            return not rest or not _is_hangul(rest[0]) or rest.startswith(_PARTICLES)
         if not _is_word_character(word[0]):
             return True
-        end = index + len(word)
         before = index > 0 and _is_word_character(folded[index - 1])
         after = end < len(folded) and _is_word_character(folded[end])
         return not (before or after)
