@@ -31,8 +31,9 @@ from tests.hostile.forget_paths import (
     stream_with_model,
     write_through_api,
 )
-from tests.server.servers import LocalServers, session_servers
-from tests.store.backends import ServerBackend, namespace_pool, with_search_path
+from tests.server.servers import LocalServers
+from tests.store.backends import with_search_path
+from tests.stream.growth_backends import server_namespace
 
 pytestmark = pytest.mark.anyio
 EMBEDDER = HashingEmbedder(256)
@@ -45,19 +46,12 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def servers(request: pytest.FixtureRequest) -> LocalServers:
-    return session_servers(request.config)
-
-
-@pytest.fixture
-async def namespace(
-    request: pytest.FixtureRequest, servers: LocalServers, tmp_path: Path
-) -> AsyncIterator[str]:
-    backend = ServerBackend(namespace_pool(request.config, servers))
+async def servers_and_namespace(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[LocalServers, str]]:
     info = EmbeddingInfo(EMBEDDER.model_name, EMBEDDER.dimensions)
-    await (await backend(tmp_path, "forget", info)).close()
-    yield backend.namespace_of(tmp_path, "forget")
-    await backend.give_back()
+    async with server_namespace(request, tmp_path, embedding=info) as found:
+        yield found
 
 
 def server_settings(data: Path, servers: LocalServers, namespace: str) -> Settings:
@@ -111,8 +105,9 @@ async def payloads_holding(qdrant_url: str, namespace: str) -> dict[str, int]:
 
 
 async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
-    servers: LocalServers, namespace: str, tmp_path: Path
+    servers_and_namespace: tuple[LocalServers, str], tmp_path: Path
 ) -> None:
+    servers, namespace = servers_and_namespace
     data = tmp_path / "data"
     settings = server_settings(data, servers, namespace)
     url = with_search_path(servers.database_url, namespace)

@@ -92,17 +92,28 @@ def insert_episode(
         connection, "episode_keywords", internal_id, scope_id, episode.searchable_text
     )
     if vector is not None:
-        vectors.insert_episode_vector(
-            connection,
-            space,
-            internal_id,
-            scope_id,
-            vectors.vector_bytes(vector, space),
-            importance=episode.importance,
-            archived=episode.archived_at is not None,
-            recorded_at=to_micros(episode.recorded_at),
-        )
+        _insert_vector(connection, space, internal_id, scope_id, episode, vector)
     return internal_id
+
+
+def _insert_vector(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    internal_id: int,
+    scope_id: int,
+    episode: Episode,
+    vector: Vector,
+) -> None:
+    vectors.insert_episode_vector(
+        connection,
+        space,
+        internal_id,
+        scope_id,
+        vectors.vector_bytes(vector, space),
+        importance=episode.importance,
+        archived=episode.archived_at is not None,
+        recorded_at=to_micros(episode.recorded_at),
+    )
 
 
 def rewrite_episode(
@@ -128,16 +139,7 @@ def rewrite_episode(
         connection, "episode_keywords", internal_id, scope_id, episode.searchable_text
     )
     vectors.delete_vectors(connection, space.episode_table, [internal_id])
-    vectors.insert_episode_vector(
-        connection,
-        space,
-        internal_id,
-        scope_id,
-        vectors.vector_bytes(vector, space),
-        importance=episode.importance,
-        archived=episode.archived_at is not None,
-        recorded_at=to_micros(episode.recorded_at),
-    )
+    _insert_vector(connection, space, internal_id, scope_id, episode, vector)
 
 
 def insert_emotion(connection: apsw.Connection, scope_id: int, emotion: EmotionRecord) -> None:
