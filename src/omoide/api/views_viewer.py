@@ -15,7 +15,7 @@ from omoide.stream.records import LearnedFact, LoggedComment, ViewerStreamData
 from omoide.stream.wire import ViewerSummaryOut, summary_out
 
 
-class QueuedTurnOut(BaseModel):
+class QueuedTurnOut(LibraryView):
     """A turn accepted by the chat path and not yet remembered."""
 
     turn_id: str | None
@@ -27,17 +27,10 @@ class QueuedTurnOut(BaseModel):
 
     @classmethod
     def of(cls, turn: TurnInput) -> QueuedTurnOut:
-        return cls(
-            turn_id=turn.turn_id,
-            user_message=turn.user_message,
-            bot_message=turn.bot_message,
-            timestamp=turn.timestamp,
-            user_name=turn.user_name,
-            metadata=dict(turn.metadata),
-        )
+        return cls.model_validate(turn)
 
 
-class StreamCommentOut(BaseModel):
+class StreamCommentOut(LibraryView):
     """One of the viewer's stream comments, as the stream log keeps it."""
 
     stream_id: str
@@ -53,17 +46,8 @@ class StreamCommentOut(BaseModel):
     @classmethod
     def of(cls, comment: LoggedComment) -> StreamCommentOut:
         entry = comment.entry
-        return cls(
-            stream_id=comment.stream_id,
-            seq=comment.seq,
-            display_name=entry.display_name,
-            text=entry.text,
-            time=entry.time,
-            platform=entry.platform,
-            reply=entry.reply,
-            stored=entry.stored,
-            episode_id=entry.episode_id,
-        )
+        fields = {name: getattr(entry, name) for name in cls.model_fields if hasattr(entry, name)}
+        return cls.model_validate(fields | {"stream_id": comment.stream_id, "seq": comment.seq})
 
 
 class StreamFactOut(LibraryView):
