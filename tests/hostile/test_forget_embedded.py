@@ -56,6 +56,7 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
         diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
         quoting = {entry["id"] for entry in diary if MARKER in entry["text"]}
         assert len(quoting) >= 2, diary
+        assert set(exported["quoted_in"]) == quoting, "export shows what forget redacts"
 
         response = await api.client.delete(VIEWER_PATH)
         assert response.status_code == 200, response.text
@@ -65,7 +66,7 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
         assert files_holding(data) == {}, "while the service runs (write-ahead logs too)"
 
         after = (await api.client.get(f"{VIEWER_PATH}/export")).json()
-        assert MARKER not in str(after) and after["tombstones"]
+        assert MARKER not in str(after) and after["tombstones"] and after["quoted_in"] == []
         assert all(MARKER not in str(t) for t in after["tombstones"])
         diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
         redacted = [entry for entry in diary if entry["id"] in quoting]

@@ -101,6 +101,11 @@ class ViewerExportOut(ExportOut):
         description="Short-term chat history by session id (this instance's)"
     )
     stream: StreamDataOut
+    quoted_in: list[str] = Field(
+        description="Ids of the character's own memories (diary entries) that quote the "
+        "viewer; their text is about others too and is not shown here. Forgetting the "
+        "viewer takes the viewer's words out of them"
+    )
 
     @classmethod
     def of_viewer(cls, export: ViewerExport) -> ViewerExportOut:
@@ -114,6 +119,7 @@ class ViewerExportOut(ExportOut):
                 for session, messages in export.sessions.items()
             },
             stream=StreamDataOut.of(export.stream),
+            quoted_in=list(export.quoted_in),
         )
 
 

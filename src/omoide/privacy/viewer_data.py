@@ -84,6 +84,9 @@ class ViewerExport:
     state: CharacterState | None
     sessions: dict[str, list[ChatMessage]]
     stream: ViewerStreamData
+    quoted_in: tuple[str, ...]
+    """Ids of the character's own memories (diary entries) that quote the viewer: their
+    text is about others too, so it is not shown; forgetting redacts it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +137,18 @@ class ViewerData:
         """Everything :meth:`forget_viewer` would remove."""
         scope = _viewer_scope(scope)
         assert scope.user_id is not None
+        memory = await self._memory.export_viewer(scope)
+        queued = await self._queue.viewer_turns(scope)
+        stream = await self._log.viewer_data(scope.character_id, scope.user_id)
+        redactor = Redactor(_viewer_words(scope, memory, queued, stream))
+        quoting = self._quoting(scope.character_id, redactor)
         return ViewerExport(
-            memory=await self._memory.export_viewer(scope),
-            queued_turns=tuple(await self._queue.viewer_turns(scope)),
+            memory=memory,
+            queued_turns=tuple(queued),
             state=await self._states.load(scope),
             sessions=self._history.of_viewer(scope),
-            stream=await self._log.viewer_data(scope.character_id, scope.user_id),
+            stream=stream,
+            quoted_in=tuple([episode.id async for episode, _ in quoting]),
         )
 
     async def forget_viewer(
@@ -171,6 +180,16 @@ class ViewerData:
     async def _redact_character(self, character_id: str, redactor: Redactor) -> int:
         """Take the viewer's words out of the character's own memories; how many changed."""
         changed = 0
+        async for _, fixed in self._quoting(character_id, redactor):
+            vector = (await self._embedder.embed_documents([fixed.searchable_text]))[0]
+            await self._store.rewrite_episode(fixed.scope, fixed, vector=vector)
+            changed += 1
+        return changed
+
+    async def _quoting(
+        self, character_id: str, redactor: Redactor
+    ) -> AsyncIterator[tuple[Episode, Episode]]:
+        """The character's own memories that hold the viewer's words, and each redacted."""
         async for episode in self._character_episodes(Scope(character_id)):
             fixed = replace(
                 episode,
@@ -179,10 +198,7 @@ class ViewerData:
                 topics=redactor.redact_topics(episode.topics),
             )
             if fixed != episode:
-                vector = (await self._embedder.embed_documents([fixed.searchable_text]))[0]
-                await self._store.rewrite_episode(fixed.scope, fixed, vector=vector)
-                changed += 1
-        return changed
+                yield episode, fixed
 
     async def _character_episodes(self, scope: Scope) -> AsyncIterator[Episode]:
         where = EpisodeFilter(include_archived=True)
