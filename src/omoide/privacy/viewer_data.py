@@ -101,10 +101,10 @@ class ViewerForgetReport:
     redacted_memories: int
 
 
-def _viewer_scope(scope: Scope) -> Scope:
+def _viewer_of(scope: Scope) -> str:
     if not isinstance(scope, Scope) or scope.user_id is None:
         raise InvalidInput("a viewer's data needs a viewer scope (scope.user_id is required)")
-    return scope
+    return scope.user_id
 
 
 class ViewerData:
@@ -135,11 +135,10 @@ class ViewerData:
 
     async def export_viewer(self, scope: Scope) -> ViewerExport:
         """Everything :meth:`forget_viewer` would remove."""
-        scope = _viewer_scope(scope)
-        assert scope.user_id is not None
+        viewer = _viewer_of(scope)
         memory = await self._memory.export_viewer(scope)
         queued = await self._queue.viewer_turns(scope)
-        stream = await self._log.viewer_data(scope.character_id, scope.user_id)
+        stream = await self._log.viewer_data(scope.character_id, viewer)
         redactor = Redactor(_viewer_words(scope, memory, queued, stream))
         quoting = self._quoting(scope.character_id, redactor)
         return ViewerExport(
@@ -155,13 +154,12 @@ class ViewerData:
         self, scope: Scope, *, reason: str = "forgotten by request"
     ) -> ViewerForgetReport:
         """Remove everything of the viewer, redact their words elsewhere, then scrub files."""
-        scope = _viewer_scope(scope)
-        assert scope.user_id is not None
+        viewer = _viewer_of(scope)
         async with self._drain.paused():
             queued = await self._queue.forget_viewer(scope)
         kept = await self._memory.export_viewer(scope)
         memory = await self._memory.forget_viewer(scope, reason=reason)
-        stream = await self._log.forget_viewer(scope.character_id, scope.user_id)
+        stream = await self._log.forget_viewer(scope.character_id, viewer)
         await self._states.delete(scope)
         self._history.forget(scope)
         words = _viewer_words(scope, kept, queued, stream)
