@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import anyio
+import pytest
 from typer.testing import CliRunner
 
 from omoide.cli import app
@@ -49,12 +50,19 @@ async def _write(data: Path) -> None:
     queue.close()
 
 
-def test_cli_forget_leaves_no_byte_and_stores_no_queued_turn(tmp_path: Path) -> None:
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_cli_forget_leaves_no_byte_and_stores_no_queued_turn(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    anyio.run(_write, data)
+    await _write(data)
     assert set(files_holding(data)) >= {"queue.sqlite3", "growth.sqlite3", "omoide.sqlite3"}
     common = ["-c", CHARACTER, "-u", VIEWER, "--data-dir", str(data), "--embedder", "hashing"]
-    result = CliRunner().invoke(app, ["forget", *common, "--yes", "--json"])
+    arguments = ["forget", *common, "--yes", "--json"]
+    result = await anyio.to_thread.run_sync(CliRunner().invoke, app, arguments)  # runs its loop
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["queued_turns"] == 1 and report["stream_comments"] == 4

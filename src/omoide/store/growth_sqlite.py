@@ -311,8 +311,8 @@ class SqliteGrowthStore(DelegatesIdentity):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
-        await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
+    ) -> bool:
+        return await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
 
     def _finish_batch(
         self,
@@ -320,10 +320,10 @@ class SqliteGrowthStore(DelegatesIdentity):
         batch: ViewerBatch,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         key, through = (batch.character_id, batch.viewer_id), batch.through_log_id
         if db.one(c, f"SELECT 1 AS found FROM viewer_work WHERE {VIEWER_KEY}", key) is None:
-            return  # the viewer was forgotten while the batch was out: keep nothing of it
+            return False  # the viewer was forgotten while the batch was out: keep nothing
         c.execute(FINISH_WORK, (through, *key, through, *key, through, *key))
         last = batch.comments[-1]
         place = (batch.character_id, last.stream_id, last.seq)
@@ -333,6 +333,7 @@ class SqliteGrowthStore(DelegatesIdentity):
             values = [getattr(summary, name) for name in SUMMARY_FIELDS]
             c.execute(UPSERT_SUMMARY, (*values, db.time_text(summary.updated_at)))
         c.execute(RELEASE_WORK, (*key, self._claimant))
+        return True
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         return await self._database.run(lambda c: summary_of(c, (character_id, viewer_id)))

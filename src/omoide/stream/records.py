@@ -260,9 +260,10 @@ class ViewerWorkLog(Protocol):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         """Mark the batch done, save the summary, note the facts under its last comment,
-        and release the claim."""
+        and release the claim; ``False`` (keeping nothing) when the viewer was forgotten
+        while the batch was out."""
         ...
 
     async def viewer_summary(

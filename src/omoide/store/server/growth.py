@@ -152,12 +152,12 @@ async def _finish_batch(
     batch: ViewerBatch,
     summary: ViewerSummaryRecord | None,
     learned: Sequence[LearnedFact],
-) -> None:
+) -> bool:
     key, through = (batch.character_id, batch.viewer_id), batch.through_log_id
     # Lock first, count after: an append holding the row commits before the lock is ours,
     # and the count, a statement of its own (a new snapshot), sees that append's comments.
     if await record(connection, sql.LOCK_WORK, key) is None:
-        return  # the viewer was forgotten while the batch was out: keep nothing of it
+        return False  # the viewer was forgotten while the batch was out: keep nothing
     await execute(connection, sql.FINISH_WORK, (through, *key, through, *key, through, *key))
     last = batch.comments[-1]
     place = (batch.character_id, last.stream_id, last.seq)
@@ -168,6 +168,7 @@ async def _finish_batch(
         s = summary
         values = (s.character_id, s.viewer_id, s.display_name, s.text, s.method)
         await execute(connection, sql.UPSERT_SUMMARY, (*values, s.message_count, utc(s.updated_at)))
+    return True
 
 
 class PostgresGrowthStore(DelegatesIdentity):
@@ -287,11 +288,12 @@ class PostgresGrowthStore(DelegatesIdentity):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         async with self._database.transaction() as connection:
-            await _finish_batch(connection, batch, summary, learned)
+            kept = await _finish_batch(connection, batch, summary, learned)
             key = (batch.character_id, batch.viewer_id)
             await execute(connection, sql.RELEASE_WORK, (*key, self._claimant))
+            return kept
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         async with self._database.transaction() as connection:
