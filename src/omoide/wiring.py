@@ -453,6 +453,7 @@ async def build(
             history=history,
             log=growth,
             files=local_files(store, queue, states, growth),
+            caches=[query_embedder],
         ),
         keys=build_key_store(settings, store),
         owned_embedder=owned_embedder,

@@ -10,6 +10,7 @@ import pytest
 from omoide.chat.conversation import ChatRequest
 from omoide.clock import FixedClock
 from omoide.domain import Scope
+from omoide.embed.cache import CachedQueryEmbedder
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import InvalidInput
 from omoide.llm.scripted import ScriptedChatModel
@@ -38,8 +39,10 @@ async def test_a_chat_is_exported_then_forgotten_everywhere(tmp_path: Path) -> N
         shown = await built.viewer_data.export_viewer(VIEWER)
         assert shown.sessions["s1"][0].content == request.message
         assert shown.state is not None and len(shown.queued_turns) == 1
+        assert isinstance(built.embedder, CachedQueryEmbedder)
+        assert built.embedder.stats.entries >= 1, "the recall embedded the message"
         report = await built.viewer_data.forget_viewer(VIEWER)
-        assert report.queued_turns == 1
+        assert report.queued_turns == 1 and built.embedder.stats.entries == 0
         gone = await built.viewer_data.export_viewer(VIEWER)
         assert (gone.sessions, gone.state, gone.queued_turns) == ({}, None, ())
         assert gone.memory.episodes == () and gone.stream.comments == ()

@@ -20,7 +20,8 @@ What a viewer leaves, and where (forget removes all of it; export shows all of i
 The turn queue's drain is held while the viewer's queued turns are deleted, so a batch
 being stored at that moment is stored first and then forgotten with the rest, and none
 is stored after. Last, every local SQLite file empties its write-ahead log (deletes are
-secure: a deleted row's bytes are overwritten), so no file keeps the forgotten words.
+secure: a deleted row's bytes are overwritten), so no file keeps the forgotten words, and
+in-process caches keyed by text (the query embedding cache) are emptied.
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ class ViewerHistory(Protocol):
 class ViewerLog(Protocol):
     async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData: ...
     async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData: ...
+
+
+class Clearable(Protocol):
+    def clear(self) -> None:
+        """Drop every entry (an in-process cache keyed by text)."""
+        ...
 
 
 class Scrubbable(Protocol):
@@ -122,6 +129,7 @@ class ViewerData:
         history: ViewerHistory,
         log: ViewerLog,
         files: Sequence[Scrubbable] = (),
+        caches: Sequence[Clearable] = (),
     ) -> None:
         self._memory = memory
         self._store = store
@@ -132,6 +140,7 @@ class ViewerData:
         self._history = history
         self._log = log
         self._files = tuple(files)
+        self._caches = tuple(caches)
 
     async def export_viewer(self, scope: Scope) -> ViewerExport:
         """Everything :meth:`forget_viewer` would remove."""
@@ -164,6 +173,8 @@ class ViewerData:
         self._history.forget(scope)
         words = _viewer_words(scope, kept, queued, stream)
         redacted = await self._redact_character(scope.character_id, Redactor(words))
+        for cache in self._caches:
+            cache.clear()
         for file in self._files:
             await file.scrub()
         return ViewerForgetReport(
