@@ -126,10 +126,10 @@ async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
 
         response = await api.client.delete(VIEWER_PATH)
         assert response.status_code == 200, response.text
-        assert response.json()["queued_turns"] == 1
         diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
         assert any(KEPT in entry["text"] for entry in diary), "other viewers' words stay"
         await api.service.worker.stop()
     assert await tables_holding(url, namespace) == {}
     assert await payloads_holding(servers.qdrant_url, namespace) == {}
     assert files_holding(data) == {}
+    assert response.json()["queued_turns"] == 1
