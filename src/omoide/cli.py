@@ -179,11 +179,11 @@ def forget(
     if not yes:
         typer.confirm(f"Forget everything {character} remembers about {user}?", abort=True)
 
+    from omoide.api.views_viewer import ViewerForgetOut
+
     async def action(built: Omoide) -> dict[str, Any]:
-        scope = Scope(character, user)
-        report = await built.memory.forget_viewer(scope)
-        await built.states.delete(scope)
-        return dict(to_json(report))
+        report = await built.viewer_data.forget_viewer(Scope(character, user))
+        return ViewerForgetOut.of(report).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
     emit(as_json, result, lambda: console.print(result))
@@ -196,10 +196,12 @@ def export(
     data_dir: DataDir = None,
     embedder: Embedder = None,
 ) -> None:
-    """Print everything stored about a viewer as JSON."""
+    """Print everything stored about a viewer as JSON (the shape of GET .../export)."""
+    from omoide.api.views_viewer import ViewerExportOut
 
     async def action(built: Omoide) -> dict[str, Any]:
-        return dict(to_json(await built.memory.export_viewer(Scope(character, user))))
+        export = await built.viewer_data.export_viewer(Scope(character, user))
+        return ViewerExportOut.of_viewer(export).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
     sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")

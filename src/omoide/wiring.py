@@ -44,9 +44,10 @@ from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
 from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
+from omoide.privacy.viewer_data import Scrubbable, ViewerData
 from omoide.store.base import EmbeddingInfo, MemoryStore
 from omoide.store.growth_sqlite import SqliteGrowthStore
-from omoide.store.sqlite.store import open_sqlite_store
+from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
 from omoide.store.state import SqliteCharacterStateStore
 from omoide.stream.service import GROWTH_FILE, GrowthStore
 
@@ -78,6 +79,8 @@ class Omoide:
     profile; the server store's PostgreSQL in the server profile (no local file), shared by
     every instance."""
     identity: IdentityService
+    viewer_data: ViewerData
+    """Export or forget everything about one viewer, wherever it is kept."""
     keys: KeyStore
     """API keys: ``data_dir/keys.json`` in the embedded profile; the server store's
     PostgreSQL in the server profile, shared by every instance."""
@@ -287,6 +290,18 @@ def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
             return growth_store(store)
 
 
+def local_files(*parts: object) -> list[Scrubbable]:
+    """The parts kept in local SQLite files: after a forget, their logs are emptied."""
+    return [
+        part
+        for part in parts
+        if isinstance(
+            part,
+            SqliteMemoryStore | DurableTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
+        )
+    ]
+
+
 def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
     """Where the service finds API keys: the key file, or the server store's PostgreSQL."""
     match settings.store:
@@ -398,6 +413,7 @@ async def build(
     queue, states = build_service_state(settings, store, clock)
     drainer = QueueDrainer(queue, memory, metrics=metrics)
     growth, identity = build_identity(settings, store, characters, clock, metrics)
+    history = SessionHistory(max_turns=settings.history_turns)
     conversation = None
     if model is not None:
         conversation = Conversation(
@@ -406,7 +422,7 @@ async def build(
             states=states,
             chat_model=model,
             queue=queue,
-            history=SessionHistory(max_turns=settings.history_turns),
+            history=history,
             clock=clock,
             metrics=metrics,
             on_queued=drainer.notify,
@@ -427,6 +443,18 @@ async def build(
         conversation=conversation,
         growth=growth,
         identity=identity,
+        viewer_data=ViewerData(
+            memory=memory,
+            store=store,
+            embedder=base_embedder,
+            drain=drainer,
+            queue=queue,
+            states=states,
+            history=history,
+            log=growth,
+            files=local_files(store, queue, states, growth),
+            caches=[query_embedder],
+        ),
         keys=build_key_store(settings, store),
         owned_embedder=owned_embedder,
     )

@@ -171,15 +171,19 @@ async def test_forgetting_also_forgets_chat_turns_still_queued(api: Api, viewer:
         turn = TurnInput(Scope("haru", viewer), "I love League of Legends", "Me too!")
         (queued,) = await service.built.queue.put([turn])
         assert (await service.built.queue.counts())["pending"] >= 1
+        assert [t["turn_id"] for t in (await export(api, viewer))["queued_turns"]] == [
+            queued.turn_id
+        ]
         response = await api.client.delete(viewer_path("haru", viewer))
         assert response.status_code == 200
+        assert response.json()["queued_turns"] == 1
         assert (await service.built.queue.counts())["pending"] == 0
     finally:
         service.worker.start()
     await service.built.drainer.drain_all()
     exported = await export(api, viewer)
     assert exported["episodes"] == [] and exported["emotions"] == []
-    assert queued.turn_id in {tombstone["memory_id"] for tombstone in exported["tombstones"]}
+    assert exported["queued_turns"] == []
 
 
 async def test_chat_state_is_forgotten_too(api: Api, viewer: str) -> None:

@@ -99,3 +99,21 @@ def test_accepted_turns_survive_a_killed_process(tmp_path: Path) -> None:
     import anyio
 
     assert anyio.run(check) == [f"turn {index}" for index in range(20)]
+
+
+@pytest.mark.anyio
+async def test_a_viewers_queued_turns_parked_too_are_listed_and_forgotten(
+    tmp_path: Path,
+) -> None:
+    queue = DurableTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
+    mine = await queue.put([make_turn("first"), make_turn("parked")])
+    (theirs,) = await queue.put([make_turn("other viewer", "seoyeon")])
+    parked = (await queue.take(2))[1]
+    await queue.retry_later([parked.job_id], error="bad", park=True)
+    assert await queue.viewer_turns(Scope("haru", "minjun")) == mine
+    assert await queue.forget_viewer(Scope("haru", "minjun")) == mine
+    assert await queue.viewer_turns(Scope("haru", "minjun")) == []
+    assert [q.turn for q in await queue.take(10)] == [theirs]
+    await queue.scrub()
+    assert b"parked" not in (tmp_path / "queue.sqlite3").read_bytes()
+    queue.close()

@@ -102,6 +102,19 @@ async def test_failed_turns_are_retried_or_parked(engines: Engines) -> None:
     assert (retried.job_id, retried.attempts) == (retry.job_id, 1)
 
 
+async def test_a_viewers_queued_turns_are_listed_and_forgotten_claimed_or_not(
+    engines: Engines,
+) -> None:
+    queue = PostgresTurnQueue(engines.database, clock=CLOCK)
+    mine = await queue.put([turn("claimed"), turn("waiting")])
+    (theirs,) = await queue.put([TurnInput(scope=Scope("haru", "sora"), user_message="hi")])
+    await queue.take(1)
+    assert await queue.viewer_turns(VIEWER) == mine
+    assert await queue.forget_viewer(VIEWER) == mine
+    assert await queue.viewer_turns(VIEWER) == []
+    assert [q.turn for q in await queue.take(10)] == [theirs]
+
+
 def test_both_queues_implement_the_turn_queue_protocol_exactly() -> None:
     protocol = {
         name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta, timezone
 
 import numpy as np
@@ -241,3 +242,26 @@ async def test_negative_limits_are_refused(store: MemoryStore) -> None:
         await store.list_episodes(VIEWER, where=EpisodeFilter(), limit=-1)
     with pytest.raises(InvalidInput):
         await store.search_episode_vectors(VIEWER, unit(0), where=EpisodeFilter(), limit=-1)
+
+
+async def test_a_rewritten_episode_has_new_words_keywords_and_vector_only(
+    store: MemoryStore,
+) -> None:
+    original = episode(VIEWER, "e1", "I adore Zorbla plushies", bot="Zorbla!", topics=("Zorbla",))
+    await store.write_turns("haru", [turn(original, unit(0))])
+    redacted = replace(original, user_message="I adore [forgotten] plushies", bot_message="")
+    redacted = replace(redacted, topics=(), importance=0.9)
+
+    await store.rewrite_episode(VIEWER, redacted, vector=unit(1))
+
+    assert await store.get_episode(VIEWER, "e1") == replace(redacted, importance=0.5)
+    where = EpisodeFilter()
+    assert await store.search_episode_keywords(VIEWER, "Zorbla", where=where, limit=3) == []
+    found = await store.search_episode_keywords(VIEWER, "plushies", where=where, limit=3)
+    assert [hit.item.id for hit in found] == ["e1"]
+    nearest = await store.search_episode_vectors(VIEWER, unit(1), where=where, limit=1)
+    assert nearest[0].score == pytest.approx(1.0, abs=1e-5)
+    with pytest.raises(NotFound):
+        await store.rewrite_episode(VIEWER, replace(redacted, id="nope"), vector=unit(1))
+    with pytest.raises((InvalidInput, NotFound)):
+        await store.rewrite_episode(OTHER, redacted, vector=unit(1))

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import omoide.store
 
-UPPER_LAYERS = ("omoide.memory", "omoide.api", "omoide.cli", "omoide.wiring")
+UPPER_LAYERS = (
+    "omoide.memory",
+    "omoide.privacy",
+    "omoide.api",
+    "omoide.cli",
+    "omoide.wiring",
+)
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from omoide.store.base import EmbeddingInfo
 from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.store.server.database import Database, open_database
 from omoide.store.server.growth import PostgresGrowthStore
@@ -28,12 +29,13 @@ GROWTH_BACKENDS = ("sqlite", "server")
 
 @asynccontextmanager
 async def server_namespace(
-    request: pytest.FixtureRequest, directory: Path
+    request: pytest.FixtureRequest, directory: Path, *, embedding: EmbeddingInfo = EMBEDDING
 ) -> AsyncIterator[tuple[LocalServers, str]]:
-    """A private, migrated PostgreSQL schema (skips when servers are unavailable)."""
+    """A private, migrated PostgreSQL schema (skips when servers are unavailable), its
+    memory store bound to ``embedding``."""
     servers = session_servers(request.config)
     backend = ServerBackend(namespace_pool(request.config, servers))
-    await (await backend(directory, "growth", EMBEDDING)).close()
+    await (await backend(directory, "growth", embedding)).close()
     try:
         yield servers, backend.namespace_of(directory, "growth")
     finally:

@@ -112,6 +112,38 @@ async def test_viewer_work_waits_for_size_or_idle_time(growth: GrowthStore) -> N
 
 
 @pytest.mark.anyio
+async def test_one_viewers_rows_are_exported_and_forgotten_alone(growth: GrowthStore) -> None:
+    await growth.append("c", "s1", [entry("a", "x"), entry("b", "y")], diary_every=100, at=START)
+    batch = await growth.claim_viewer_batch("c", "a", limit=10)
+    assert batch is not None
+    summary = ViewerSummaryRecord("c", "a", "A", "said x", "llm", 1, START)
+    await growth.finish_viewer_batch(batch, summary=summary, learned=[])
+    kept = await growth.viewer_data("c", "a")
+    assert [c.entry.text for c in kept.comments] == ["x"] and kept.summary == summary
+    assert [f.text for f in kept.learned] == ["likes x"] and kept.work is not None
+    assert (await growth.forget_viewer("c", "a")) == kept
+    gone = replace(kept, comments=(), learned=(), summary=None, work=None)
+    assert await growth.viewer_data("c", "a") == gone
+    assert [c.entry.text for c in (await growth.viewer_data("c", "b")).comments] == ["y"]
+    assert (await growth.status("c", "s1")).comment_count == 2, "the stream keeps its numbers"
+
+
+@pytest.mark.anyio
+async def test_a_batch_finished_after_its_viewer_was_forgotten_keeps_nothing(
+    growth: GrowthStore,
+) -> None:
+    await growth.append("c", "s1", [entry("a", "x")], diary_every=100, at=START)
+    batch = await growth.claim_viewer_batch("c", "a", limit=10)
+    assert batch is not None
+    await growth.forget_viewer("c", "a")
+    summary = ViewerSummaryRecord("c", "a", "A", "said x", "llm", 1, START)
+    learned = [LearnedFact("a", "A", "add", "f2", "likes x")]
+    await growth.finish_viewer_batch(batch, summary=summary, learned=learned)
+    left = await growth.viewer_data("c", "a")
+    assert (left.comments, left.learned, left.summary, left.work) == ((), (), None, None)
+
+
+@pytest.mark.anyio
 async def test_a_window_counts_replies_low_signal_and_ranks_ties_by_name(
     growth: GrowthStore,
 ) -> None:

@@ -16,13 +16,12 @@ from omoide.api.views import (
     EmotionsOut,
     EmotionSummaryOut,
     EpisodePage,
-    ExportOut,
-    ForgetOut,
     SearchOut,
     TombstoneOut,
     TurnBatchOut,
     TurnOut,
 )
+from omoide.api.views_viewer import ViewerExportOut, ViewerForgetOut
 from omoide.errors import InvalidInput
 from omoide.memory.turns import TurnInput
 from omoide.store.base import EpisodeFilter
@@ -117,10 +116,12 @@ async def delete_episode(episode_id: str, scope: ScopeDep, service: ServiceDep) 
 
 
 @router.get("/export", tags=["viewers"], summary="Everything stored about the viewer")
-async def export(scope: ScopeDep, service: ServiceDep) -> ExportOut:
-    """Episodes (archived too), facts including superseded versions, emotion records and
-    tombstones. Chat turns still in the write queue appear once they are stored."""
-    return ExportOut.of(await service.built.memory.export_viewer(scope))
+async def export(scope: ScopeDep, service: ServiceDep) -> ViewerExportOut:
+    """Episodes (archived too), facts including superseded versions, emotion records,
+    tombstones, chat turns still queued, the character's state for the viewer, the
+    sessions' short-term history, and the stream log's comments, noted facts, rolling
+    summary and work: everything forgetting the viewer removes."""
+    return ViewerExportOut.of_viewer(await service.built.viewer_data.export_viewer(scope))
 
 
 @router.get("/emotions", tags=["viewers"], summary="The viewer's recent emotions")
@@ -145,21 +146,9 @@ async def emotions(
 
 
 @router.delete("", tags=["forget"], summary="Forget everything about the viewer")
-async def forget_viewer(scope: ScopeDep, service: ServiceDep) -> ForgetOut:
-    """Removes episodes, facts, emotion records, the character's state for this viewer and
-    the session history. Chat turns still queued are stored first, so they are forgotten
-    too rather than coming back later. Tombstones (without content) remain."""
-    built = service.built
-    async with service.worker.paused():
-        await built.drainer.drain_all()
-        report = await built.memory.forget_viewer(scope)
-    await built.states.delete(scope)
-    if built.conversation is not None:
-        await built.conversation.forget_viewer(scope)
-    return ForgetOut(
-        character_id=scope.character_id,
-        user_id=scope.user_id or "",
-        episodes=report.episodes,
-        facts=report.facts,
-        emotions=report.emotions,
-    )
+async def forget_viewer(scope: ScopeDep, service: ServiceDep) -> ViewerForgetOut:
+    """Removes episodes, facts, emotion records, queued chat turns, the character's state
+    for the viewer, the session history, and the viewer's stream comments, noted facts,
+    summary and work; takes the viewer's words out of the character's diary entries; then
+    empties the local files' write-ahead logs. Tombstones (without content) remain."""
+    return ViewerForgetOut.of(await service.built.viewer_data.forget_viewer(scope))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import anyio
@@ -23,8 +21,8 @@ class DrainWorker:
     """Runs :meth:`QueueDrainer.run` in the service's task group for the service's life.
 
     If the drainer crashes on something unexpected, it is logged and restarted after a
-    second: accepted turns stay queued on disk meanwhile. :meth:`paused` stops it while a
-    request drains the queue itself, so two drains never take the same turns at once.
+    second: accepted turns stay queued on disk meanwhile. (Forgetting a viewer holds the
+    drainer itself: :meth:`QueueDrainer.paused`.)
     """
 
     def __init__(
@@ -39,7 +37,6 @@ class DrainWorker:
         self._restart_delay = restart_delay_seconds
         self._scope: anyio.CancelScope | None = None
         self._stopped = anyio.Event()
-        self._pause_lock = anyio.Lock()
 
     def start(self) -> None:
         if self._scope is not None:
@@ -55,18 +52,6 @@ class DrainWorker:
             return
         scope.cancel()
         await self._stopped.wait()
-
-    @asynccontextmanager
-    async def paused(self) -> AsyncIterator[None]:
-        """Hold the worker off for the block; it starts again afterwards."""
-        async with self._pause_lock:
-            was_running = self._scope is not None
-            await self.stop()
-            try:
-                yield
-            finally:
-                if was_running:
-                    self.start()
 
     async def _run(self, scope: anyio.CancelScope, stopped: anyio.Event) -> None:
         try:

@@ -278,11 +278,6 @@ class Conversation:
             self._on_queued()
         return accepted.turn_id
 
-    async def forget_viewer(self, scope: Scope) -> None:
-        """Drop the viewer's character state and short-term history."""
-        await self._states.delete(scope)
-        self._history.forget(scope)
-
 
 def _retryable(error: BackendError) -> bool:
     return isinstance(error, BackendUnavailable)

@@ -37,6 +37,10 @@ class SessionHistory:
         while len(self._sessions) > self._max_sessions:
             self._sessions.popitem(last=False)
 
+    def of_viewer(self, scope: Scope) -> dict[str, list[ChatMessage]]:
+        """Every session of a viewer, by session id (for an export)."""
+        return {key[1]: list(found) for key, found in self._sessions.items() if key[0] == scope}
+
     def forget(self, scope: Scope) -> None:
         """Drop every session of a viewer (when the viewer is forgotten)."""
         for key in [key for key in self._sessions if key[0] == scope]:

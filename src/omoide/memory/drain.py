@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 
 import anyio
 
@@ -41,6 +42,7 @@ class QueueDrainer:
         self._idle_seconds = idle_seconds
         self._max_backoff = max_backoff_seconds
         self._wake = anyio.Event()
+        self._storing = anyio.Lock()
 
     def notify(self) -> None:
         """Tell the worker that new turns are waiting."""
@@ -48,14 +50,22 @@ class QueueDrainer:
 
     async def drain_once(self) -> tuple[int, bool]:
         """Process one batch: how many queued turns it took, and whether all went well."""
-        batch = await self._queue.take(self._batch_size)
-        by_character: dict[str, list[QueuedTurn]] = defaultdict(list)
-        for queued in batch:
-            by_character[queued.turn.scope.character_id].append(queued)
-        healthy = True
-        for character_id, group in by_character.items():
-            healthy = await self._store_group(character_id, group) and healthy
-        return len(batch), healthy
+        async with self._storing:
+            batch = await self._queue.take(self._batch_size)
+            by_character: dict[str, list[QueuedTurn]] = defaultdict(list)
+            for queued in batch:
+                by_character[queued.turn.scope.character_id].append(queued)
+            healthy = True
+            for character_id, group in by_character.items():
+                healthy = await self._store_group(character_id, group) and healthy
+            return len(batch), healthy
+
+    @asynccontextmanager
+    async def paused(self) -> AsyncIterator[None]:
+        """No batch is taken or stored while the block runs: one in flight finishes first
+        (forgetting a viewer deletes their queued turns inside this block)."""
+        async with self._storing:
+            yield
 
     async def drain_all(self) -> int:
         """Drain until the queue is empty or a backend fails (on start and on shutdown)."""

@@ -22,11 +22,12 @@ import anyio
 import apsw
 
 from omoide.clock import Clock
-from omoide.domain import TurnInput, as_utc, new_id
+from omoide.domain import Scope, TurnInput, as_utc, new_id
 from omoide.store.queue import QueuedTurn as QueuedTurn
 from omoide.store.queue import TurnQueue as TurnQueue
 from omoide.store.queue import turn_from_json as turn_from_json
 from omoide.store.queue import turn_to_json as turn_to_json
+from omoide.store.sqlite.connection import truncate_wal
 
 logger = logging.getLogger(__name__)
 
@@ -53,8 +54,10 @@ class DurableTurnQueue:
         self._connection.setbusytimeout(5000)
         self._connection.execute("PRAGMA journal_mode=WAL")
         self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute("PRAGMA secure_delete=ON")
         self._connection.execute(_SCHEMA)
         self._clock = clock
+        self._path = path
         self._lock = anyio.Lock()
 
     async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]:
@@ -136,6 +139,35 @@ class DurableTurnQueue:
         ).fetchone()
         assert row is not None
         return {"pending": int(row[0]), "failed": int(row[1])}
+
+    async def viewer_turns(self, scope: Scope) -> list[TurnInput]:
+        async with self._lock:
+            rows = await anyio.to_thread.run_sync(self._viewer_rows, scope)
+        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+
+    async def forget_viewer(self, scope: Scope) -> list[TurnInput]:
+        async with self._lock:
+            rows = await anyio.to_thread.run_sync(self._forget, scope)
+        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+
+    def _viewer_rows(self, scope: Scope) -> list[tuple[int, str]]:
+        cursor = self._connection.execute(
+            "SELECT id, payload FROM queued_turns WHERE character_id = ? "
+            "AND json_extract(payload, '$.user_id') IS ? ORDER BY id",
+            (scope.character_id, scope.user_id),
+        )
+        return [(int(job), str(payload)) for job, payload in cursor]
+
+    def _forget(self, scope: Scope) -> list[tuple[int, str]]:
+        with self._connection:
+            rows = self._viewer_rows(scope)
+            self._delete([job for job, _ in rows])
+        return rows
+
+    async def scrub(self) -> None:
+        """Empty the write-ahead log into the file, so deleted turns leave it too."""
+        async with self._lock:
+            await anyio.to_thread.run_sync(truncate_wal, self._connection, self._path)
 
     def close(self) -> None:
         self._connection.close()

@@ -176,6 +176,11 @@ class MemoryStore(Protocol):
         self, scope: Scope, episode_id: str, *, reason: str, at: datetime
     ) -> Tombstone: ...
 
+    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None:
+        """Replace a stored episode's words (its messages and topics) with ``episode``'s,
+        same id, and its vector with ``vector``; the other fields stay (redaction)."""
+        ...
+
     async def list_emotions(
         self, scope: Scope, *, since: datetime, until: datetime
     ) -> list[EmotionRecord]:

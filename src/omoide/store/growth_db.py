@@ -33,6 +33,7 @@ class GrowthDatabase:
             self._connection = apsw.Connection(str(path))
             self._connection.setbusytimeout(5000)
             self._connection.execute("PRAGMA journal_mode=WAL")
+            self._connection.execute("PRAGMA secure_delete=ON")
             self._migrate(migrations)
         except apsw.Error as exc:
             raise BackendError(f"cannot open the growth store {path}: {exc}") from exc
@@ -52,6 +53,14 @@ class GrowthDatabase:
                 return await anyio.to_thread.run_sync(self._transaction, work)
             except (apsw.BusyError, apsw.LockedError) as exc:
                 raise BackendUnavailable(f"the growth store {self._path} is busy") from exc
+            except apsw.Error as exc:
+                raise BackendError(f"the growth store {self._path} failed: {exc}") from exc
+
+    async def maintain(self, work: Callable[[apsw.Connection], Result]) -> Result:
+        """``work`` outside any transaction (a checkpoint), on a worker thread."""
+        async with self._lock:
+            try:
+                return await anyio.to_thread.run_sync(work, self._connection)
             except apsw.Error as exc:
                 raise BackendError(f"the growth store {self._path} failed: {exc}") from exc
 

@@ -24,8 +24,15 @@ import apsw
 from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
 from omoide.store import growth_db as db
+from omoide.store.growth_viewers import (
+    comment_from_row,
+    delete_viewer,
+    read_viewer,
+    summary_of,
+)
 from omoide.store.identity_delegate import DelegatesIdentity
 from omoide.store.identity_sqlite import IdentityTables, create_identity_tables
+from omoide.store.sqlite.connection import truncate_wal
 from omoide.store.stream_sql import (
     ADVANCE_DIARY,
     BATCH,
@@ -64,9 +71,9 @@ from omoide.stream.records import (
     DiaryReason,
     DiaryWindow,
     LearnedFact,
-    LoggedComment,
     StreamStatus,
     ViewerBatch,
+    ViewerStreamData,
     ViewerSummaryRecord,
     WindowStats,
 )
@@ -76,14 +83,6 @@ MIGRATIONS: tuple[db.Migration, ...] = (
     create_identity_tables,
     add_claims,
 )
-
-
-def _comment(row: dict[str, Any]) -> LoggedComment:
-    fields = db.with_times(row, "time")
-    place = {name: fields.pop(name) for name in ("stream_id", "seq", "log_id")}
-    fields |= {"signal": bool(row["signal"]), "stored": bool(row["stored"])}
-    fields |= {name: tuple(json.loads(row[name])) for name in ("signals", "topics")}
-    return LoggedComment(**place, entry=CommentEntry(**fields))
 
 
 def _comment_row(key: tuple[str, str], seq: int, entry: CommentEntry, at: str) -> tuple[Any, ...]:
@@ -128,7 +127,8 @@ class SqliteGrowthStore(DelegatesIdentity):
     def __init__(
         self, path: Path, *, clock: Clock | None = None, claim_seconds: float = CLAIM_SECONDS
     ) -> None:
-        self._database = db.GrowthDatabase(Path(path), MIGRATIONS)
+        self._path = Path(path)
+        self._database = db.GrowthDatabase(self._path, MIGRATIONS)
         self._identity = IdentityTables(self._database)
         self._clock = clock or SystemClock()
         self._lease = timedelta(seconds=claim_seconds)
@@ -274,7 +274,7 @@ class SqliteGrowthStore(DelegatesIdentity):
         return DiaryWindow(
             job,
             stats,
-            tuple(_comment(row) for row in picked),
+            tuple(comment_from_row(row) for row in picked),
             tuple(LearnedFact(*(str(value) for value in row)) for row in learned),
         )
 
@@ -302,8 +302,8 @@ class SqliteGrowthStore(DelegatesIdentity):
         if not rows:
             return None
         c.execute(CLAIM_WORK, claim)
-        comments = tuple(_comment(row) for row in rows)
-        return ViewerBatch(*key, comments, self._summary(c, key), int(work["messages_seen"]))
+        comments = tuple(comment_from_row(row) for row in rows)
+        return ViewerBatch(*key, comments, summary_of(c, key), int(work["messages_seen"]))
 
     async def finish_viewer_batch(
         self,
@@ -311,8 +311,8 @@ class SqliteGrowthStore(DelegatesIdentity):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
-        await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
+    ) -> bool:
+        return await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
 
     def _finish_batch(
         self,
@@ -320,8 +320,10 @@ class SqliteGrowthStore(DelegatesIdentity):
         batch: ViewerBatch,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         key, through = (batch.character_id, batch.viewer_id), batch.through_log_id
+        if db.one(c, f"SELECT 1 AS found FROM viewer_work WHERE {VIEWER_KEY}", key) is None:
+            return False  # the viewer was forgotten while the batch was out: keep nothing
         c.execute(FINISH_WORK, (through, *key, through, *key, through, *key))
         last = batch.comments[-1]
         place = (batch.character_id, last.stream_id, last.seq)
@@ -331,13 +333,20 @@ class SqliteGrowthStore(DelegatesIdentity):
             values = [getattr(summary, name) for name in SUMMARY_FIELDS]
             c.execute(UPSERT_SUMMARY, (*values, db.time_text(summary.updated_at)))
         c.execute(RELEASE_WORK, (*key, self._claimant))
+        return True
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
-        return await self._database.run(lambda c: self._summary(c, (character_id, viewer_id)))
+        return await self._database.run(lambda c: summary_of(c, (character_id, viewer_id)))
 
-    @staticmethod
-    def _summary(c: apsw.Connection, key: tuple[str, str]) -> ViewerSummaryRecord | None:
-        columns = ", ".join((*SUMMARY_FIELDS, "updated_at"))
-        sql = f"SELECT {columns} FROM viewer_summaries WHERE {VIEWER_KEY}"
-        row = db.one(c, sql, key)
-        return None if row is None else ViewerSummaryRecord(**db.with_times(row, "updated_at"))
+    # --- one viewer's rows ----------------------------------------------------------
+    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Everything the log keeps about the viewer (what :meth:`forget_viewer` removes)."""
+        return await self._database.run(lambda c: read_viewer(c, (character_id, viewer_id)))
+
+    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Delete the viewer's comments, noted facts, summary and work; what was removed."""
+        return await self._database.run(lambda c: delete_viewer(c, (character_id, viewer_id)))
+
+    async def scrub(self) -> None:
+        """Empty the write-ahead log into the file, so deleted words leave it too."""
+        await self._database.maintain(lambda c: truncate_wal(c, self._path))

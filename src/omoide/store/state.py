@@ -15,6 +15,7 @@ import apsw
 from omoide.character.state import CharacterState, state_from_json, state_to_json
 from omoide.domain import Scope
 from omoide.errors import BackendError, InvalidInput
+from omoide.store.sqlite.connection import truncate_wal
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS character_states (
@@ -41,7 +42,9 @@ class SqliteCharacterStateStore:
         self._connection = apsw.Connection(str(path))
         self._connection.setbusytimeout(5000)
         self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA secure_delete=ON")
         self._connection.execute(_SCHEMA)
+        self._path = path
         self._lock = anyio.Lock()
 
     async def load(self, scope: Scope) -> CharacterState | None:
@@ -91,6 +94,11 @@ class SqliteCharacterStateStore:
                     "DELETE FROM character_states WHERE character_id = ?", (character_id,)
                 )
             )
+
+    async def scrub(self) -> None:
+        """Empty the write-ahead log into the file, so deleted states leave it too."""
+        async with self._lock:
+            await anyio.to_thread.run_sync(truncate_wal, self._connection, self._path)
 
     def close(self) -> None:
         self._connection.close()

@@ -169,6 +169,28 @@ class ViewerBatch:
         return self.comments[-1].entry.display_name
 
 
+@dataclass(frozen=True, slots=True)
+class ViewerWork:
+    """Where a viewer's queue of comments for the model stands (counts, no text)."""
+
+    processed_through: int
+    pending_count: int
+    messages_seen: int
+
+
+@dataclass(frozen=True, slots=True)
+class ViewerStreamData:
+    """Everything the stream log keeps about one viewer of one character: their comments,
+    the facts noted from them, their rolling summary and their work row."""
+
+    character_id: str
+    viewer_id: str
+    comments: tuple[LoggedComment, ...] = ()
+    learned: tuple[LearnedFact, ...] = ()
+    summary: ViewerSummaryRecord | None = None
+    work: ViewerWork | None = None
+
+
 class StreamLog(Protocol):
     """Comments and per-stream counters."""
 
@@ -238,9 +260,10 @@ class ViewerWorkLog(Protocol):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         """Mark the batch done, save the summary, note the facts under its last comment,
-        and release the claim."""
+        and release the claim; ``False`` (keeping nothing) when the viewer was forgotten
+        while the batch was out."""
         ...
 
     async def viewer_summary(

@@ -43,7 +43,13 @@ from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
-from omoide.stream.records import DiaryJobLog, StreamLog, ViewerSummaryRecord, ViewerWorkLog
+from omoide.stream.records import (
+    DiaryJobLog,
+    StreamLog,
+    ViewerStreamData,
+    ViewerSummaryRecord,
+    ViewerWorkLog,
+)
 from omoide.stream.viewers import LLM_CALLS_METRIC, ViewerFlush, ViewerWorker
 from omoide.stream.writer import RuleOnlyWriter
 
@@ -54,6 +60,14 @@ GROWTH_FILE = "growth.sqlite3"
 
 class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol):
     """Everything the stream service keeps beside the memory store."""
+
+    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Everything kept about one viewer: comments, noted facts, summary, work."""
+        ...
+
+    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Delete what :meth:`viewer_data` shows; what was removed."""
+        ...
 
     def close(self) -> None: ...
 

@@ -180,9 +180,17 @@ class ViewerWorker:
             batch.messages_seen,
             moment,
         )
-        await self._log.finish_viewer_batch(batch, summary=record, learned=learned)
+        if not await self._log.finish_viewer_batch(batch, summary=record, learned=learned):
+            await self._forget_again(scope)
         self._metrics.increment("stream.viewer_batches")
         return failed
+
+    async def _forget_again(self, scope: Scope) -> None:
+        """The viewer was forgotten while the model read their batch: what the batch wrote
+        to memory since (its facts, its source episode) is forgotten too."""
+        logger.info("viewer %s was forgotten during a batch; forgetting its writes", scope)
+        reason = "forgotten while being summarised"
+        await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
 
     async def _ask(
         self, llm: ChatModel, batch: ViewerBatch, scope: Scope

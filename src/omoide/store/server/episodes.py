@@ -290,6 +290,24 @@ async def delete_episode(
     return int(row[0])
 
 
+async def rewrite_episode(
+    connection: Connection, scope: Scope, scope_id: int, episode: Episode, vector: bytes
+) -> int:
+    """Replace a stored episode's words (messages, topics) and vector; its internal id."""
+    if episode.scope != scope:
+        raise InvalidInput(f"episode {episode.id!r} is not in scope {scope}")
+    values = episode_field_values(episode, scope_id, FIELD_ENCODING)
+    row = await fetch_one(
+        connection,
+        "UPDATE episodes SET user_message = %s, bot_message = %s, topics = %s, embedding = %s "
+        "WHERE scope_id = %s AND id = %s RETURNING internal_id",
+        (values[2], values[3], values[8], vector, scope_id, episode.id),
+    )
+    if row is None:
+        raise NotFound(f"episode {episode.id!r} not found in scope {scope}")
+    return int(row[0])
+
+
 async def list_emotions(
     connection: Connection, scope_id: int, since: datetime, until: datetime
 ) -> list[EmotionRecord]:

@@ -42,6 +42,7 @@ from omoide.store.server.growth_rows import (
     viewer_counts,
     with_utc,
 )
+from omoide.store.server.growth_viewers import delete_viewer, read_viewer
 from omoide.stream.records import (
     CLAIM_SECONDS,
     Appended,
@@ -52,6 +53,7 @@ from omoide.stream.records import (
     LearnedFact,
     StreamStatus,
     ViewerBatch,
+    ViewerStreamData,
     ViewerSummaryRecord,
     WindowStats,
 )
@@ -150,11 +152,12 @@ async def _finish_batch(
     batch: ViewerBatch,
     summary: ViewerSummaryRecord | None,
     learned: Sequence[LearnedFact],
-) -> None:
+) -> bool:
     key, through = (batch.character_id, batch.viewer_id), batch.through_log_id
     # Lock first, count after: an append holding the row commits before the lock is ours,
     # and the count, a statement of its own (a new snapshot), sees that append's comments.
-    await execute(connection, sql.LOCK_WORK, key)
+    if await record(connection, sql.LOCK_WORK, key) is None:
+        return False  # the viewer was forgotten while the batch was out: keep nothing
     await execute(connection, sql.FINISH_WORK, (through, *key, through, *key, through, *key))
     last = batch.comments[-1]
     place = (batch.character_id, last.stream_id, last.seq)
@@ -165,6 +168,7 @@ async def _finish_batch(
         s = summary
         values = (s.character_id, s.viewer_id, s.display_name, s.text, s.method)
         await execute(connection, sql.UPSERT_SUMMARY, (*values, s.message_count, utc(s.updated_at)))
+    return True
 
 
 class PostgresGrowthStore(DelegatesIdentity):
@@ -284,12 +288,24 @@ class PostgresGrowthStore(DelegatesIdentity):
         *,
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
-    ) -> None:
+    ) -> bool:
         async with self._database.transaction() as connection:
-            await _finish_batch(connection, batch, summary, learned)
+            kept = await _finish_batch(connection, batch, summary, learned)
             key = (batch.character_id, batch.viewer_id)
             await execute(connection, sql.RELEASE_WORK, (*key, self._claimant))
+            return kept
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
         async with self._database.transaction() as connection:
             return await _summary(connection, (character_id, viewer_id))
+
+    # --- one viewer's rows ----------------------------------------------------------
+    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Everything the log keeps about the viewer (what :meth:`forget_viewer` removes)."""
+        async with self._database.transaction() as connection:
+            return await read_viewer(connection, (character_id, viewer_id))
+
+    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Delete the viewer's comments, noted facts, summary and work; what was removed."""
+        async with self._database.transaction() as connection:
+            return await delete_viewer(connection, (character_id, viewer_id))

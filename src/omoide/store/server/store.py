@@ -188,6 +188,17 @@ class ServerMemoryStore:
         await self._engines.change_scope(scope, work, missing)
         return tombstone
 
+    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None:
+        encoded = vector_bytes(vector, self.embedding)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
+            changes.episodes.append(
+                await episodes.rewrite_episode(connection, scope, scope_id, episode, encoded)
+            )
+
+        missing = nothing_found(f"episode {episode.id!r} not found in scope {scope}")
+        await self._engines.change_scope(scope, work, missing)
+
     async def list_emotions(
         self, scope: Scope, *, since: datetime, until: datetime
     ) -> list[EmotionRecord]:

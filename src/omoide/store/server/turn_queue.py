@@ -19,12 +19,21 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from omoide.clock import Clock
-from omoide.domain import TurnInput, as_utc, new_id
+from omoide.domain import Scope, TurnInput, as_utc, new_id
 from omoide.store.queue import QueuedTurn, turn_from_json, turn_to_json
 from omoide.store.server.database import Database, execute, fetch_all, fetch_one
 
 CLAIM_SECONDS = 300.0
+_VIEWER_TURNS = (
+    "SELECT id, payload::text FROM queued_turns WHERE character_id = %s "
+    "AND payload->>'user_id' IS NOT DISTINCT FROM %s ORDER BY id"
+)
 MAX_ERROR_CHARS = 2000
+
+
+def _viewer_key(scope: Scope) -> tuple[str, str | None]:
+    """The one place a scope becomes this table's filter (bound parameters only)."""
+    return scope.character_id, scope.user_id
 
 
 class PostgresTurnQueue:
@@ -103,6 +112,21 @@ class PostgresTurnQueue:
             )
         assert row is not None
         return {"pending": int(row[0]), "failed": int(row[1])}
+
+    async def viewer_turns(self, scope: Scope) -> list[TurnInput]:
+        async with self._database.transaction() as connection:
+            rows = await fetch_all(connection, _VIEWER_TURNS, _viewer_key(scope))
+        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+
+    async def forget_viewer(self, scope: Scope) -> list[TurnInput]:
+        async with self._database.transaction() as connection:
+            rows = await fetch_all(connection, _VIEWER_TURNS + " FOR UPDATE", _viewer_key(scope))
+            await execute(
+                connection,
+                "DELETE FROM queued_turns WHERE id = ANY(%s)",
+                ([int(job) for job, _ in rows],),
+            )
+        return [turn_from_json(json.loads(payload)) for _, payload in rows]
 
     def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""

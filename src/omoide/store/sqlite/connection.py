@@ -58,6 +58,14 @@ def fetch_one(connection: apsw.Connection, sql: str, parameters: Sequence[Any] =
     return connection.execute(sql, parameters).fetchone()
 
 
+def truncate_wal(connection: apsw.Connection, path: Path) -> None:
+    """Copy the write-ahead log into the database file and truncate the log to nothing, so
+    what a secure delete erased is erased from both files (outside any transaction)."""
+    row = connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if row is not None and row[0]:
+        raise BackendUnavailable(f"{path} is busy: its write-ahead log was not emptied")
+
+
 def translate_error(exc: apsw.Error, path: Path) -> OmoideError:
     """Map an apsw error to ours, naming the file."""
     if isinstance(exc, apsw.BusyError | apsw.LockedError):

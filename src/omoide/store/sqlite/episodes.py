@@ -92,17 +92,54 @@ def insert_episode(
         connection, "episode_keywords", internal_id, scope_id, episode.searchable_text
     )
     if vector is not None:
-        vectors.insert_episode_vector(
-            connection,
-            space,
-            internal_id,
-            scope_id,
-            vectors.vector_bytes(vector, space),
-            importance=episode.importance,
-            archived=episode.archived_at is not None,
-            recorded_at=to_micros(episode.recorded_at),
-        )
+        _insert_vector(connection, space, internal_id, scope_id, episode, vector)
     return internal_id
+
+
+def _insert_vector(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    internal_id: int,
+    scope_id: int,
+    episode: Episode,
+    vector: Vector,
+) -> None:
+    vectors.insert_episode_vector(
+        connection,
+        space,
+        internal_id,
+        scope_id,
+        vectors.vector_bytes(vector, space),
+        importance=episode.importance,
+        archived=episode.archived_at is not None,
+        recorded_at=to_micros(episode.recorded_at),
+    )
+
+
+def rewrite_episode(
+    connection: apsw.Connection,
+    space: VectorSpace,
+    scope: Scope,
+    scope_id: int,
+    episode: Episode,
+    vector: Vector,
+) -> None:
+    """Replace a stored episode's words (messages, topics), keywords and vector."""
+    if episode.scope != scope:
+        raise InvalidInput(f"episode {episode.id!r} is not in scope {scope}")
+    internal_id = episode_internal_id_of(connection, scope_id, episode.id)
+    if internal_id is None:
+        raise NotFound(f"episode {episode.id!r} not found in scope {scope}")
+    values = _episode_values(episode, scope_id)
+    connection.execute(
+        "UPDATE episodes SET user_message = ?, bot_message = ?, topics = ? WHERE internal_id = ?",
+        (values[2], values[3], values[8], internal_id),
+    )
+    keyword_index.reindex_text(
+        connection, "episode_keywords", internal_id, scope_id, episode.searchable_text
+    )
+    vectors.delete_vectors(connection, space.episode_table, [internal_id])
+    _insert_vector(connection, space, internal_id, scope_id, episode, vector)
 
 
 def insert_emotion(connection: apsw.Connection, scope_id: int, emotion: EmotionRecord) -> None:

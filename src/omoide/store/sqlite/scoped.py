@@ -16,7 +16,7 @@ from omoide.domain import Scope
 from omoide.errors import NotFound
 from omoide.store.base import EmbeddingInfo
 from omoide.store.sqlite.arguments import check_scope
-from omoide.store.sqlite.connection import Database
+from omoide.store.sqlite.connection import Database, truncate_wal
 from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
 from omoide.store.sqlite.vectors import VectorSpace
 
@@ -82,3 +82,8 @@ class ScopedDatabase:
     async def _write_new(self, scope: Scope, work: ScopedWork[Result]) -> Result:
         check_scope(scope)
         return await self._database.write(lambda c: work(c, ensure_scope_id(c, scope)))
+
+    async def scrub(self) -> None:
+        """Empty the write-ahead log into the file (deletes are secure: deleted words are
+        overwritten), so what was deleted leaves both files."""
+        await self._database.maintain(lambda c: truncate_wal(c, self._database.path))

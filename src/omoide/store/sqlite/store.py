@@ -178,6 +178,15 @@ class SqliteMemoryStore(ScopedDatabase):
         )
         return tombstone
 
+    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None:
+        await self._write_scope(
+            scope,
+            lambda c, scope_id: episodes.rewrite_episode(
+                c, self._space, scope, scope_id, episode, vector
+            ),
+            nothing_found(f"episode {episode.id!r} not found in scope {scope}"),
+        )
+
     async def list_emotions(
         self, scope: Scope, *, since: datetime, until: datetime
     ) -> list[EmotionRecord]:

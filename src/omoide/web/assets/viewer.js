@@ -165,7 +165,8 @@ export class ViewerView {
       title: `Forget ${scope.viewer}?`,
       message: `Forget ${scope.viewer}? This removes ${listPhrase(counts)}.`,
       details: [
-        "Also removed: the character's feelings towards this viewer and the chat history.",
+        "Also removed: chat turns not yet remembered, the character's feelings towards this viewer, the chat history, and their stream comments and summary.",
+        "Their words are taken out of the character's diary; the rest of each entry stays.",
         "Only tombstones without content remain. This cannot be undone.",
       ],
       confirmLabel: `Forget ${scope.viewer}`,

@@ -1,0 +1,82 @@
+"""A viewer forgotten while the model reads their stream comments: the batch's answer
+(facts learned, a summary, its source episode) is written to nowhere, and no file keeps
+the marker once the service stops."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.embed.hashing import HashingEmbedder
+from omoide.llm.base import ChatMessage, ChatOptions
+from omoide.llm.scripted import ScriptedChatModel
+from omoide.stream.events import events_from_json
+from omoide.stream.service import open_stream_service
+from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
+from omoide.wiring import build
+from tests.api.harness import NOW, make_settings
+from tests.hostile.forget_paths import (
+    CHARACTER,
+    SCOPE,
+    STREAM_CONFIG,
+    VIEWER,
+    events,
+    files_holding,
+    respond,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class ForgetsWhileReading:
+    """The scripted model, which runs ``during`` (once) before answering a viewer batch."""
+
+    def __init__(self) -> None:
+        self._inner = ScriptedChatModel(responder=respond)
+        self.during: Callable[[], Awaitable[object]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
+        if messages[0].content.startswith(VIEWER_BATCH_TASK) and self.during is not None:
+            during, self.during = self.during, None
+            await during()
+        return await self._inner.complete(messages, options)
+
+    def stream(self, messages: Sequence[ChatMessage], options: ChatOptions) -> AsyncIterator[str]:
+        return self._inner.stream(messages, options)
+
+
+async def test_a_batch_answered_after_the_forget_keeps_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    model = ForgetsWhileReading()
+    built = await build(make_settings(data), clock=FixedClock(NOW), embedder=HashingEmbedder(256),
+                        chat_model=model)  # fmt: skip
+    try:
+        model.during = lambda: built.viewer_data.forget_viewer(SCOPE)
+        config = replace(STREAM_CONFIG, diary_every=1000)
+        service = await open_stream_service(built, config=config, use_llm=True)
+        try:
+            mine = [event for event in events(0, count=6) if event["viewer_id"] == VIEWER]
+            await service.ingest(CHARACTER, "night-1", events_from_json(mine))
+            report = await service.drain()
+        finally:
+            await service.aclose()
+        assert report.viewers.batches == 1 and model.during is None
+        left = await built.viewer_data.export_viewer(SCOPE)
+        assert (left.memory.episodes, left.memory.facts) == ((), ())
+        assert (left.stream.comments, left.stream.summary, left.stream.learned) == ((), None, ())
+    finally:
+        await built.aclose()
+    assert files_holding(data) == {}

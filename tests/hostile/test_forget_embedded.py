@@ -1,0 +1,77 @@
+"""Forget means gone, in the embedded profile: after ``DELETE .../users/{viewer}`` and a
+stop of the service, no file under the data directory (databases, ``-wal`` and ``-shm``
+files included) holds a byte of the marker the viewer wrote through every path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.embed.hashing import HashingEmbedder
+from omoide.wiring import build
+from tests.api.harness import NOW, make_settings, running_api
+from tests.hostile.forget_paths import (
+    CHARACTER,
+    KEPT,
+    MARKER,
+    NAME,
+    VIEWER,
+    files_holding,
+    model,
+    queue_a_turn,
+    stream_with_model,
+    write_through_api,
+)
+
+pytestmark = pytest.mark.anyio
+VIEWER_PATH = f"/v1/characters/{CHARACTER}/users/{VIEWER}"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    settings = make_settings(data)
+    chat_model = model()
+    built = await build(settings, clock=FixedClock(NOW), embedder=HashingEmbedder(256),
+                        chat_model=chat_model)  # fmt: skip
+    try:
+        await stream_with_model(built)
+    finally:
+        await built.aclose()
+    async with running_api(settings, chat_model=chat_model) as api:
+        await write_through_api(api)
+        await queue_a_turn(api)
+        exported = (await api.client.get(f"{VIEWER_PATH}/export")).json()
+        assert all(MARKER in str(exported[part]) for part in ("episodes", "facts", "queued_turns"))
+        stream = exported["stream"]
+        assert MARKER in str(stream["comments"]) and MARKER in str(stream["summary"])
+        assert MARKER in str(stream["facts"]) and stream["work"] is not None
+        assert files_holding(data), "the marker never reached the files"
+        diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
+        quoting = {entry["id"] for entry in diary if MARKER in entry["text"]}
+        assert len(quoting) >= 2, diary
+        assert set(exported["quoted_in"]) == quoting, "export shows what forget redacts"
+
+        response = await api.client.delete(VIEWER_PATH)
+        assert response.status_code == 200, response.text
+        report = response.json()
+        assert report["queued_turns"] == 1 and report["stream_comments"] == 6
+        assert report["stream_summaries"] == 1 and report["redacted_memories"] >= 2
+        assert files_holding(data) == {}, "while the service runs (write-ahead logs too)"
+
+        after = (await api.client.get(f"{VIEWER_PATH}/export")).json()
+        assert MARKER not in str(after) and after["tombstones"] and after["quoted_in"] == []
+        assert all(MARKER not in str(t) for t in after["tombstones"])
+        diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
+        redacted = [entry for entry in diary if entry["id"] in quoting]
+        assert len(redacted) == len(quoting), "diary entries are redacted, not deleted"
+        assert all(KEPT in entry["text"] for entry in redacted), "other viewers' words stay"
+        assert all(NAME not in entry["text"].split() for entry in redacted)
+        await api.service.worker.stop()
+    assert files_holding(data) == {}
