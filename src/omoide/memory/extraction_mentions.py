@@ -168,7 +168,8 @@ _ADDRESSED = re.compile(
     re.IGNORECASE,
 )
 _SPEAKER = re.compile(
-    rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}",
+    rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
+    r"|^\s*(?:[\w'-]+\s+){1,3}here\b",  # "retired nurse here": a chat self-introduction
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -192,7 +193,11 @@ _EVERY_PATTERN = re.compile(
 def may_tell(text: str) -> bool:
     """Whether some sentence of ``text`` may tell a fact in passing (a cheap first look:
     one pass over every group's words, one over their patterns)."""
-    return _EVERY_WORD.find(text) is not None or _EVERY_PATTERN.search(text) is not None
+    return (
+        _EVERY_WORD.find(text) is not None
+        or _EVERY_PATTERN.search(text) is not None
+        or _CORRECTION.search(text) is not None
+    )
 
 
 def _told_word(reader: _Reader, text: str) -> str | None:

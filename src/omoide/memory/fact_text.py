@@ -89,6 +89,8 @@ _KIND_LIST = (
     Kind("told_health", _PERSONAL, 0.7, "object"),
     Kind("told_plans", _GOAL, 0.65, "object"),
     Kind("told_style", _PERSONAL, 0.65, "object"),
+    Kind("told_habits", _HABIT, 0.45, "object"),
+    Kind("told_situation", _EMOTION, 0.6, "object"),
 )
 KINDS: Mapping[str, Kind] = MappingProxyType({kind.key: kind for kind in _KIND_LIST})
 

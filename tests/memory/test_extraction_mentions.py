@@ -1,0 +1,136 @@
+"""Facts told in passing (``memory.extraction_mentions``) and corrections of what was told.
+
+The sentences here are written for these tests (not taken from the disclosure sets that
+measure generalisation): each names one thing of a profile group in a shape the rules do
+not read, or looks like it does and must give nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from omoide.domain import Fact, FactCategory, Scope
+from omoide.memory.extraction import decide, find_facts
+from omoide.memory.extraction_values import FactCandidate
+from omoide.memory.facets import Facet, facet_of
+from omoide.memory.lexicon import Lexicon
+
+SCOPE = Scope("haru", "viewer")
+START = datetime(2025, 3, 1, tzinfo=UTC)
+
+TOLD = [
+    # (message, group, a word the fact's text keeps)
+    ("우리 집 햄스터 호두가 케이지 탈출함 ㅋㅋ", Facet.PEOPLE, "호두"),
+    ("うちのインコのピーちゃん朝からうるさいw", Facet.PEOPLE, "ピーちゃん"),
+    ("我家仓鼠团子今天又越狱了", Facet.PEOPLE, "团子"),
+    ("my grandma turned 90 and still beats me at cards", Facet.PEOPLE, "grandma"),
+    ("복숭아 알러지 있어서 여름이 슬퍼요", Facet.HEALTH, "복숭아"),
+    ("そば食べるとじんましん出るアレルギー体質", Facet.HEALTH, "そば"),
+    ("芒果过敏，一吃嘴就肿", Facet.HEALTH, "芒果"),
+    ("sesame allergy, so no bagels for me", Facet.HEALTH, "sesame"),
+    ("다음 주에 운전면허 시험 봐요", Facet.PLANS, "운전면허"),
+    ("来月姉の結婚式で京都行く", Facet.PLANS, "京都"),
+    ("下周三答辩，紧张死了", Facet.PLANS, "答辩"),
+    ("got my citizenship interview next tuesday", Facet.PLANS, "citizenship"),
+    ("薬剤師やってます、今日は夜勤明け", Facet.IDENTITY, "薬剤師"),
+    ("护士，三班倒", Facet.IDENTITY, "护士"),
+    ("retired mailman here, 40 years on the route", Facet.IDENTITY, "mailman"),
+    ("最近ポケカにどハマりしてる", Facet.LIKES, "ポケカ"),
+    ("I'm obsessed with sourdough baking right now", Facet.LIKES, "sourdough"),
+]
+
+NOTHING = [
+    "ㄹㅇ 개웃기네",  # 개-: "so", not a dog
+    "냄새 미쳤다 ㅋㅋ",  # the 새 of 냄새 is no bird
+    "아이돌 무대 봤어?",  # a question, and 아이 inside 아이돌
+    "I had a hot dog at the game lol",
+    "is your cat okay?",  # a question to someone else
+    "your sister sings so well",  # about the one addressed
+    "小雨是夜猫子吧",  # 夜猫子: a night owl
+    "最近日が短くなったね",  # 短く of the days, not of replies
+    "the fish tacos here slap",
+]
+
+
+@pytest.mark.parametrize(("message", "facet", "word"), TOLD)
+def test_a_thing_told_in_passing_is_a_fact_in_its_group(
+    message: str, facet: Facet, word: str
+) -> None:
+    found = find_facts(message)
+    assert found, message
+    assert any(_facet(c) is facet and word.casefold() in c.text.casefold() for c in found)
+
+
+@pytest.mark.parametrize("message", NOTHING)
+def test_words_that_only_look_like_a_group_give_no_fact(message: str) -> None:
+    assert find_facts(message) == []
+
+
+def test_the_same_sentence_told_again_confirms_it() -> None:
+    (candidate,) = find_facts("우리 집 햄스터 호두가 케이지 탈출함")
+    (again,) = decide(find_facts("우리 집 햄스터 호두가 케이지 탈출함!!"), [_fact("f1", candidate)])
+    assert (again.action, again.target_fact_id) == ("confirm", "f1")
+
+
+@pytest.mark.parametrize(
+    ("told", "correction", "kept"),
+    [
+        (
+            "my son's graduation is in Denver next month",
+            "wait my bad, the graduation is in Boulder, I keep mixing it up",
+            "Boulder",
+        ),
+        ("第一志望は北大の理学部です", "ごめん間違えた、正しくは九大の理学部です", "九大"),
+        ("下个月去成都出差", "说错了，是去重庆出差", "重庆"),
+        ("저 고3이에요", "아 정정할게요 재수생이에요", "재수생"),
+    ],
+)
+def test_a_viewer_saying_they_misspoke_replaces_what_they_told_last(
+    told: str, correction: str, kept: str
+) -> None:
+    (first,) = find_facts(told)
+    older = _fact("older", find_facts("고양이 두 마리 키워요")[0], at=START)
+    latest = _fact("latest", first, at=START + timedelta(days=1))
+    (decision,) = decide(find_facts(correction), [latest, older])
+    assert (decision.action, decision.target_fact_id) == ("update", "latest")
+    assert decision.candidate is not None and kept in decision.candidate.text
+    assert _facet(decision.candidate) is facet_of(latest)
+
+
+def test_a_correction_with_nothing_told_before_is_added() -> None:
+    (decision,) = decide(find_facts("my bad, the wedding is in Santa Barbara"), [])
+    assert decision.action == "add"
+
+
+def test_a_lexicon_matches_latin_words_whole_and_short_korean_words_as_words() -> None:
+    lexicon = Lexicon(["cat", "개", "아이", "고양이", "猫"])
+    assert lexicon.find("my cat") == "cat"
+    assert lexicon.find("concatenate") is None
+    assert lexicon.find("우리 개가") == "개"
+    assert lexicon.find("개웃기네") is None
+    assert lexicon.find("아이돌") is None
+    assert lexicon.find("아이랑 놀았어") == "아이"
+    assert lexicon.find("우리집고양이") == "고양이"
+    assert lexicon.find("うちの猫") == "猫"
+    assert sorted(lexicon) == sorted(["cat", "개", "아이", "고양이", "猫"])
+
+
+def _facet(candidate: FactCandidate) -> Facet:
+    return facet_of(_fact("probe", candidate))
+
+
+def _fact(fact_id: str, candidate: FactCandidate, *, at: datetime = START) -> Fact:
+    return Fact(
+        fact_id,
+        SCOPE,
+        candidate.text,
+        candidate.category if candidate.category else FactCategory.PERSONAL,
+        candidate.confidence,
+        candidate.salience,
+        at,
+        at,
+        slot=candidate.slot,
+        terms=candidate.terms,
+    )
