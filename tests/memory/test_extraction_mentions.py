@@ -134,3 +134,18 @@ def _fact(fact_id: str, candidate: FactCandidate, *, at: datetime = START) -> Fa
         slot=candidate.slot,
         terms=candidate.terms,
     )
+
+
+def test_a_message_saying_it_misspoke_corrects_with_the_fact_it_states() -> None:
+    # the fact and "I had it wrong" in two sentences of one message
+    found = find_facts("동생한테 물어보니 제가 알러지 있는 건 키위래요;; 완전 잘못 알고 있었네요")
+    assert [c.corrects for c in found] == [True]
+    assert "키위" in found[0].text
+    told = _fact("told", find_facts("키위 말고 딸기 알러지 있어요")[0])
+    (decision,) = decide(found, [told])
+    assert (decision.action, decision.target_fact_id) == ("update", "told")
+
+
+def test_one_message_corrects_one_fact() -> None:
+    found = find_facts("my bad, my sister lives in Austin. and my cat is called Pickles")
+    assert sum(c.corrects for c in found) == 1

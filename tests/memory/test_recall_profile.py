@@ -349,3 +349,32 @@ async def test_an_episode_the_profile_already_says_in_the_same_words_is_not_show
     lines = [line for line in recollection.rendered.text.splitlines() if "Toast" in line]
     assert len(lines) == 1 and "people & pets" in lines[0]
     assert stored.episode_id not in recollection.rendered.episode_ids
+
+
+@pytest.mark.anyio
+async def test_what_the_viewer_said_before_moving_or_correcting_themselves_is_not_shown(
+    app: Omoide,
+) -> None:
+    before = START - timedelta(days=9)
+    moved = await app.memory.store_interaction(MINA, "I live in Seoul", "nice", timestamp=before)
+    await app.memory.store_interaction(
+        MINA, "I moved to Busan last week", "big change!", timestamp=before + timedelta(days=1)
+    )
+    told = await app.memory.store_interaction(
+        MINA, "my dad's retirement party is in Incheon next month", "fun", timestamp=before
+    )
+    await app.memory.store_interaction(
+        MINA,
+        "my bad, the party is in Suwon, I mixed it up",
+        "got it",
+        timestamp=before + timedelta(days=2),
+    )
+    current = " ".join(fact.text for fact in await app.memory.list_facts(MINA))
+    assert "Busan" in current and "Suwon" in current
+    assert "Seoul" not in current and "Incheon" not in current
+
+    recollection = await app.memory.retrieve_context(MINA, "Seoul Incheon party where do I live")
+
+    assert moved.episode_id not in recollection.rendered.episode_ids
+    assert told.episode_id not in recollection.rendered.episode_ids
+    assert "Seoul" not in recollection.rendered.text and "Incheon" not in recollection.rendered.text

@@ -175,7 +175,7 @@ _SPEAKER = re.compile(
 _CORRECTION = re.compile(
     r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
     r"|mix(?:ed|ing)\s+(?:it|them)\s+up|got\s+(?:it|that)\s+wrong)\b"
-    r"|정정|잘못\s?(?:말했|썼|알았)|헷갈렸|헷갈려서|착각"
+    r"|정정|잘못\s?(?:말했|썼|알았|알고)|헷갈렸|헷갈려서|착각"
     r"|間違えた|間違えました|間違ってた|訂正|正しくは|混ざって|勘違い"
     r"|说错了|打错了|更正|纠正|搞错了|记错了|口误|搞混了",
     re.IGNORECASE,
@@ -188,6 +188,11 @@ _EVERY_WORD = Lexicon(word for _f, (lexicon, _p) in _TOLD if lexicon for word in
 _EVERY_PATTERN = re.compile(
     "|".join(f"(?:{pattern.pattern})" for _f, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
 )
+
+
+def says_misspoke(text: str) -> bool:
+    """Whether ``text`` says the viewer misspoke (what it tells replaces what they told)."""
+    return _CORRECTION.search(text) is not None
 
 
 def may_tell(text: str) -> bool:
@@ -216,14 +221,14 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
         return []
-    corrects = _CORRECTION.search(read) is not None
+    corrects = says_misspoke(read)
     for facet, reader in _TOLD:
         word = _told_word(reader, read)
         if word is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
             continue
-        return _candidate(facet, word, viewer_text(text), corrects=corrects)
+        return _candidate(facet, word, viewer_text(text))
     # a correction naming nothing of a group: typed as what it corrects (``decide``)
-    return _candidate(Facet.SITUATION, "", viewer_text(text), corrects=True) if corrects else []
+    return _candidate(Facet.SITUATION, "", viewer_text(text)) if corrects else []
 
 
 def _about_the_viewer(text: str) -> bool:
@@ -237,7 +242,7 @@ def told_slot(facet: Facet, text: str) -> str:
     return f"told_{facet.value}:{object_key(text)[:MAX_SLOT_KEY]}"
 
 
-def _candidate(facet: Facet, word: str, text: str, *, corrects: bool) -> list[FactCandidate]:
+def _candidate(facet: Facet, word: str, text: str) -> list[FactCandidate]:
     if not object_key(text):
         return []
     kind = KINDS[f"told_{facet.value}"]
@@ -249,6 +254,5 @@ def _candidate(facet: Facet, word: str, text: str, *, corrects: bool) -> list[Fa
         trust=TrustState.STATED,
         slot=told_slot(facet, text),
         terms=(word.strip(),) if word.strip() else (),
-        corrects=corrects,
     )
     return [candidate]

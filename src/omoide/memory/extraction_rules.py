@@ -22,6 +22,7 @@ A fact a person corrected or deleted is not added again (:func:`drop_rejected`).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -29,7 +30,7 @@ from dataclasses import replace
 from omoide.domain import Fact, TrustState
 from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
-from omoide.memory.extraction_mentions import may_tell, told_facts, told_slot
+from omoide.memory.extraction_mentions import may_tell, says_misspoke, told_facts, told_slot
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of
@@ -170,7 +171,17 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
     for sentence in split_sentences(message):
         for candidate in _sentence_facts(sentence, message, gated=gated):
             found.setdefault(_identity(candidate), candidate)
-    return _drop_contradicted(list(found.values()))
+    return _as_corrections(message, _drop_contradicted(list(found.values())))
+
+
+def _as_corrections(message: str, found: list[FactCandidate]) -> list[FactCandidate]:
+    """A message saying the viewer misspoke corrects with its first fact; a sentence that
+    only says so ("I had it wrong") stands for the correction when nothing else does."""
+    if not says_misspoke(message):
+        return found
+    only_saying_so = [c for c in found if c.slot and c.slot.startswith("told_") and not c.terms]
+    stated = [c for c in found if c not in only_saying_so] or only_saying_so[:1]
+    return [replace(stated[0], corrects=True), *stated[1:]] if stated else []
 
 
 # --- decisions against what is already known ----------------------------------------
@@ -202,14 +213,31 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
     for fact in open_facts:
         if object_key(fact.text) == text_key:
             return FactDecision("confirm", candidate, fact.id)
-    if candidate.corrects and open_facts:
-        latest = max(open_facts, key=lambda fact: (fact.recorded_at, fact.id))
-        return FactDecision("update", _correcting(candidate, latest), latest.id)
+    if candidate.corrects and open_facts:  # find_facts marks at most one per message
+        corrected = _corrected(candidate, open_facts)
+        return FactDecision("update", _correcting(candidate, corrected), corrected.id)
     for action in ("confirm", "update"):
         for fact in open_facts:
             if _slot_action(candidate, fact) == action:
                 return FactDecision(action, candidate, fact.id)
     return FactDecision("add", candidate, None)
+
+
+def _pairs(text: str) -> set[str]:
+    key = object_key(text)
+    return {key[index : index + 2] for index in range(len(key) - 1)}
+
+
+def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
+    """The fact a correction is about: the one most alike in letter pairs (cosine over
+    the sets: "the party is in Suwon" and "the party is in Incheon"), the latest on a tie."""
+    said = _pairs(candidate.text)
+
+    def alike(fact: Fact) -> float:
+        pairs = _pairs(fact.text)
+        return len(said & pairs) / math.sqrt(len(said) * len(pairs)) if said and pairs else 0.0
+
+    return max(facts, key=lambda fact: (alike(fact), fact.recorded_at, fact.id))
 
 
 def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:

@@ -63,6 +63,24 @@ class _Found:
     fact_keyword: list[Hit[Fact]]
     emotions: list[EmotionRecord]
     current_facts: list[Fact]
+    outdated: frozenset[str] = frozenset()
+    """Episodes whose every fact no longer holds (superseded or corrected): not shown."""
+
+
+_EVERY_FACT = FactFilter(include_inactive=True)
+
+
+def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
+    """The episodes that stated only facts no longer holding: what a viewer said before
+    they moved, changed jobs or corrected themselves is not offered as a memory."""
+    current = {source for fact in facts if fact.is_current for source in fact.source_episode_ids}
+    return frozenset(
+        source
+        for fact in facts
+        if not fact.is_current
+        for source in fact.source_episode_ids
+        if source not in current
+    )
 
 
 class Recaller:
@@ -148,7 +166,11 @@ class Recaller:
         )
         episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms)
         if for_prompt:
-            episodes = [entry for entry in episodes if self._worth_showing(entry)]
+            episodes = [
+                entry
+                for entry in episodes
+                if self._worth_showing(entry) and entry.item.id not in found.outdated
+            ]
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
         if for_prompt:
@@ -266,7 +288,9 @@ class Recaller:
             found.emotions = await self._store.list_emotions(scope, since=since, until=now)
 
         async def profile() -> None:
-            found.current_facts = await self._store.list_facts(scope, where=facts_where)
+            every = await self._store.list_facts(scope, where=_EVERY_FACT)
+            found.current_facts = [fact for fact in every if fact.is_current]
+            found.outdated = outdated_sources(every)
 
         try:
             async with anyio.create_task_group() as group:
