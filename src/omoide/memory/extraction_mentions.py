@@ -67,8 +67,10 @@ _FUTURE_DATES = (
     r"|this\s+(?:weekend|week|month|coming)|next\s+(?:week(?:end)?"
     r"|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|in\s+(?:a|two|three|\d+)\s+"
     r"(?:days?|weeks?|months?)|soon|coming\s+up)\b"
-    r"|내일|모레|이번\s*주말?|다음\s*(?:주말?|달)|내년|곧|앞두고"
-    r"|明日|あした|明後日|あさって|今週末?|来週末?|来月|来年|もうすぐ|控えて"
+    r"|\b(?:in|this|next|early|late)\s+(?:january|february|march|april|may|june|july|august"
+    r"|september|october|november|december)\b"
+    r"|내일|모레|이번\s*주말?|다음\s*(?:주말?|달)|내년|곧|앞두고|\d{1,2}\s*월\s*(?:\d{1,2}\s*일)?에"
+    r"|明日|あした|明後日|あさって|今週末?|来週末?|来月|来年|もうすぐ|控えて|\d{1,2}\s*月\S{0,4}に"
     r"|明天|后天|下(?:个)?(?:周|星期|月)|这周末?|明年|快要|快(?=\S{0,4}[了啦])"
 )
 _EVENT_WORDS = Lexicon(
@@ -77,7 +79,8 @@ _EVENT_WORDS = Lexicon(
         KO_PLANS,
         JA_PLANS,
         ZH_PLANS,
-        words("wedding married graduation recital tournament 결혼 졸업 대회 발표회 심사 結婚 卒業"),
+        words("wedding married graduation recital tournament 결혼 졸업 대회 발표회 심사 실기 필기"),
+        words("結婚 卒業 資格 検定"),
         words("大会 発表会 審査 结婚 毕业 比赛"),
     )
 )
@@ -127,6 +130,9 @@ _IDENTITY = (
     r"\b(?:high\s?school|grad\s+school|nursing\s+school|work\s+(?:as|at|in)|(?-i:from\s+[A-Z]\w+)"
     r"|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job|quit\s+my\s+job)\b"
     r"|에서\s?왔|から来|开了(?:个|一家)\S{0,6}店"
+    # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
+    r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
+    r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"
 )
 _STYLE = (
     r"\b(?:(?:reply|replies|answer|answers|talk|keep\s+it)\s+(?:short|casual|brief|simple)"
@@ -136,7 +142,8 @@ _STYLE = (
     r"|简短|(?:回复|回答|说)\S{0,3}短一?点|别用敬语|叫我"
 )
 _LIKES = (
-    r"\b(?:hooked|obsessed|addicted|really\s+into|big\s+fan\s+of)\b"
+    r"\b(?:hooked|obsessed|addicted|really\s+into|big\s+fan\s+of"
+    r"|i'?m\s+an?\s+[\w'-]+\s+(?:player|main|fan|gamer)(?:\s+now)?)\b|入り浸"
     r"|빠졌|빠져서|빠져\s?있|꽂혔|중독|덕질|ハマ(?:って|り|る|った)|どハマり|沼|推し"
     r"|迷上|沉迷|入坑|上头|着迷"
 )
