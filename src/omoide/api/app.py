@@ -29,6 +29,7 @@ from omoide.api import (
 )
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
+from omoide.api.edge import RefuseUndecodable
 from omoide.api.errors import install_error_handlers
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
@@ -147,6 +148,7 @@ def create_app(
         lifespan=_lifespan(settings, clock=clock, chat_model=chat_model, embedder=embedder),
     )
     install_error_handlers(app)
+    app.add_middleware(RefuseUndecodable)
     for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
         app.include_router(module.router)
     app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from omoide.api.dependencies import CallerDep, CharacterDep, ServiceDep, check_character
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
-from omoide.api.schemas import DecayBody
+from omoide.api.schemas import MAX_OFFSET, DecayBody
 from omoide.domain import Scope
 from omoide.errors import OmoideError
 from omoide.store.base import EpisodeFilter
@@ -88,7 +88,10 @@ async def health(service: ServiceDep) -> JSONResponse:
 
 @router.get("/v1/metrics", tags=["service"], responses=ERROR_RESPONSES, summary="Counters")
 async def metrics(caller: CallerDep, service: ServiceDep) -> dict[str, int]:
-    """Named counters since start: LLM calls, unscored turns, parse failures, queue..."""
+    """Named counters since start: LLM calls, unscored turns, parse failures, queue...
+    They count the work of every character, so only a key for all characters (``*``) may
+    read them (403 for a key bound to some)."""
+    caller.authorize_all("the service's counters")
     return service.built.metrics.snapshot()
 
 
@@ -153,7 +156,7 @@ async def list_viewers(
     service: ServiceDep,
     search: Annotated[str | None, Query(max_length=256, description="Part of a user id")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> ViewersOut:
     found = await service.built.store.list_viewers(
         character_id, search=search, limit=limit, offset=offset

@@ -21,7 +21,6 @@ from omoide.chat.conversation import (
     PreparedChat,
     TokenEvent,
 )
-from omoide.domain import check_identifier
 from omoide.errors import BackendUnavailable, OmoideError
 
 logger = logging.getLogger(__name__)
@@ -117,7 +116,6 @@ async def chat_stream(body: ChatBody, caller: CallerDep, service: ServiceDep) ->
         raise BackendUnavailable(
             "chat needs a language model and none is configured (OMOIDE_LLM is 'none')"
         )
-    check_identifier(body.user_id, name="user_id")
     request = ChatRequest(
         body.character_id, body.user_id, body.user_name, body.session_id, body.message
     )

@@ -36,6 +36,7 @@ from omoide.memory.turns import (
     check_message,
 )
 from omoide.metrics import Metrics
+from omoide.text_rules import check_id
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,8 @@ class ChatRequest:
     now: datetime | None = None
 
     def __post_init__(self) -> None:
-        check_identifier(self.session_id, name="session_id")
+        check_id(self.user_id, name="user_id")
+        check_id(self.session_id, name="session_id")
         check_identifier(self.user_name, name="user_name")
         check_message(self.message, name="message", allow_empty=False)
         if len(self.message) > MAX_CHAT_MESSAGE_CHARS:
