@@ -43,7 +43,8 @@ _ENGLISH: Final = tuple(
         r"\b(ignore|disregard|forget|override|bypass|skip|drop)\b.{0,40}?\b(instructions?"
         r"|prompts?|rules|directions|guidelines|directives|system message|programming"
         r"|constraints|guardrails|filters)\b",
-        r"\byou(?: are|'re| will)(?: now| no longer)\b",
+        r"\byou(?: are|'re| will)(?: no longer\b| now (?:a|an|in|free|no|not|called|named|dan"
+        r"|evil|unrestricted|unfiltered|jailbroken|allowed|able|going to|my (?:slave|servant))\b)",
         r"\bfrom now on\b[\s,]*(you|act|respond|reply|answer|speak|talk|always|never|only)\b",
         r"\b(pretend|act) (to be|you are|you're|as if|as an?)\b",
         r"\b(new|updated|real|actual|hidden|secret|original|initial) (instructions?"
@@ -131,4 +132,3 @@ def looks_like_instruction(text: str) -> bool:
         if any(pattern.search(reading) or pattern.search(unspaced) for pattern in _CJK):
             return True
     return False
-

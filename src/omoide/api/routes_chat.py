@@ -49,6 +49,9 @@ class ErrorEventOut(BaseModel):
     type: Literal["error"] = "error"
     message: str
     retryable: bool
+    turn_id: str | None = Field(
+        default=None, description="The viewer's message, queued to be remembered without a reply"
+    )
 
 
 def event_view(event: ChatEvent) -> TokenEventOut | DoneEventOut | ErrorEventOut:
@@ -63,7 +66,7 @@ def event_view(event: ChatEvent) -> TokenEventOut | DoneEventOut | ErrorEventOut
             episode_ids=list(event.episode_ids),
             turn_id=event.turn_id,
         )
-    return ErrorEventOut(message=event.message, retryable=event.retryable)
+    return ErrorEventOut(message=event.message, retryable=event.retryable, turn_id=event.turn_id)
 
 
 def sse_line(event: BaseModel) -> str:

@@ -54,7 +54,6 @@ EPISODE_CHARACTERS = 80
 LABEL_CHARACTERS = 32
 
 
-
 def _label(label: str) -> str | None:
     """An emotion label fit for the prompt, or ``None`` if it says nothing or instructs."""
     cleaned = truncate(sanitise_memory_text(label), LABEL_CHARACTERS)
