@@ -234,8 +234,11 @@ async def test_an_unreachable_model_ends_the_stream_with_a_retryable_error(
             assert events[0]["retryable"] is True
             assert events[0]["message"]
             assert await stored_episode_ids(client, "minjun", events[0]["turn_id"])
-            health = (await client.get("/health")).json()
+            response = await client.get("/health")
+            health = response.json()
             assert health["queue"] == {"pending": 0, "failed": 0, "error": None}
+            assert response.status_code == 200 and health["status"] == "degraded"
+            assert health["llm"]["ok"] is False and health["llm"]["error"]
             assert (await client.get("/v1/metrics")).json()["chat.turns_queued"] == 1
 
 

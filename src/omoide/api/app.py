@@ -31,6 +31,7 @@ from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.edge import RefuseUndecodable
 from omoide.api.errors import install_error_handlers
+from omoide.api.health import ModelProbe
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
 from omoide.config import Settings, load_settings
@@ -109,7 +110,7 @@ def _lifespan(
                 logger.info("stored %d chat turns left queued by the last run", recovered)
             async with anyio.create_task_group() as group:
                 worker = DrainWorker(built.drainer, group)
-                app.state.service = Service(built, keys, worker)
+                app.state.service = Service(built, keys, worker, ModelProbe(built.chat_model))
                 worker.start()
                 try:
                     async with routes_stream.stream_service_running(app, built):
