@@ -111,12 +111,15 @@ def _unspelt(text: str) -> str:
     return _SPELT_OUT.sub(lambda match: _NOT_LETTERS.sub("", match.group(0)), text)
 
 
+def _read_leet(text: str, table: dict[int, int]) -> str:
+    """Digits and symbols inside words (``1gn0r3``) read as the letters they stand for."""
+    return _MIXED_WORD.sub(lambda match: match.group(0).translate(table), text)
+
+
 def probes(text: str) -> tuple[str, ...]:
     """The normalised readings of ``text`` that the phrases are matched against."""
     base = _unspelt(_visible(text).translate(_CONFUSABLES))
-    readings = {base}
-    for table in (_LEET_I, _LEET_L):
-        readings.add(_MIXED_WORD.sub(lambda match, t=table: match.group(0).translate(t), base))
+    readings = {base} | {_read_leet(base, table) for table in (_LEET_I, _LEET_L)}
     return tuple(_SPACE.sub(" ", reading) for reading in sorted(readings))
 
 

@@ -193,14 +193,14 @@ async def test_a_stream_batch_with_one_bad_event_stores_nothing(
 @pytest.mark.parametrize("moment", [*MOMENTS, "1969-12-31T23:59:59Z", "2200-01-01T00:00:00Z"])
 async def test_times_outside_the_sane_range_are_422(api: Api, viewer: str, moment: str) -> None:
     base = path_of(viewer)
-    posts = [
+    event = stream_event(viewer) | {"time": moment}
+    posts: list[tuple[str, dict[str, Any]]] = [
         (base + "/turns", {"user_message": "I love Minecraft", "timestamp": moment}),
         (base + "/search", {"query": "Minecraft", "now": moment}),
         (base + "/context", {"query": "Minecraft", "now": moment}),
         ("/v1/maintenance/decay", {"character_id": "haru", "now": moment}),
-        (f"/v1/characters/haru/streams/s-{viewer}/events", {"events": [stream_event(viewer)]}),
+        (f"/v1/characters/haru/streams/s-{viewer}/events", {"events": [event]}),
     ]
-    posts[-1][1]["events"][0]["time"] = moment
     for url, body in posts:
         response = await api.client.post(url, json=body)
         assert response.status_code == 422, (url, response.text)

@@ -30,7 +30,7 @@ from omoide.api import (
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
 from omoide.api.edge import RefuseUndecodable
-from omoide.api.errors import install_error_handlers
+from omoide.api.errors import CONFLICT, ERROR_RESPONSES, NOT_FOUND, install_error_handlers
 from omoide.api.health import ModelProbe
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
@@ -152,7 +152,11 @@ def create_app(
     app.add_middleware(RefuseUndecodable)
     for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
         app.include_router(module.router)
-    app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+    app.include_router(
+        routes_stream.router,
+        dependencies=[Depends(checked_character)],
+        responses={**ERROR_RESPONSES, **NOT_FOUND, **CONFLICT},
+    )
     mount_web(app)
     return app
 

@@ -184,12 +184,17 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "The path or query string is not valid UTF-8"},
     401: {"model": ErrorOut, "description": "No API key, or a key that is not valid"},
     403: {"model": ErrorOut, "description": "The key may not use this character"},
     422: {"model": ErrorOut, "description": "The request is not valid; the message says why"},
     503: {"model": ErrorOut, "description": "A backend is unavailable; retrying may help"},
 }
 """Responses every authenticated endpoint may give, for the OpenAPI document."""
+
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorOut, "description": "The request contradicts stored state"}
+}
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "Unknown character, or no such memory in scope"}
