@@ -26,7 +26,10 @@ MAX_VIEWER_PAGE = 500
     tags=["service"],
     summary="Is the service able to work (no key needed)",
     response_model=HealthOut,
-    responses={503: {"model": HealthOut, "description": "The store or queue is failing"}},
+    responses={
+        400: ERROR_RESPONSES[400],
+        503: {"model": HealthOut, "description": "The store or queue is failing"},
+    },
 )
 async def health(service: ServiceDep) -> JSONResponse:
     """Each component's state. ``degraded`` (still 200) when only the language model fails
