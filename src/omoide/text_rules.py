@@ -17,7 +17,9 @@ Times
     mistakes or probes, and near the ends of ``datetime`` any offset overflows.
 
 :func:`text_problem` says what is wrong in words, or ``None``; the ``check_*`` functions
-raise :class:`~omoide.errors.InvalidInput` naming the field.
+raise :class:`~omoide.errors.InvalidInput` naming the field. Text that was accepted before
+(a turn queued by an older version) or that no caller wrote (a model's reply) is not
+refused but cleaned by :func:`without_refused`.
 """
 
 from __future__ import annotations
@@ -38,12 +40,26 @@ _UNREACHABLE_IDS: Final = frozenset({".", ".."})
 def text_problem(value: str, *, one_line: bool = False) -> str | None:
     """Why ``value`` is not acceptable text (see the module docstring), or ``None``."""
     for character in value:
-        category = unicodedata.category(character)
-        if category == "Cs":
+        if not _refused(character, one_line=one_line):
+            continue
+        if unicodedata.category(character) == "Cs":
             return "must not contain lone surrogates (text that is not valid Unicode)"
-        if category == "Cc" and (one_line or character not in _LINE_CONTROLS):
-            return f"must not contain the control character U+{ord(character):04X}"
+        return f"must not contain the control character U+{ord(character):04X}"
     return None
+
+
+def _refused(character: str, *, one_line: bool) -> bool:
+    category = unicodedata.category(character)
+    if category == "Cs":
+        return True
+    return category == "Cc" and (one_line or character not in _LINE_CONTROLS)
+
+
+def without_refused(text: str, *, one_line: bool = False) -> str:
+    """``text`` with the characters the rule refuses removed (see the module docstring)."""
+    if text_problem(text, one_line=one_line) is None:
+        return text
+    return "".join(character for character in text if not _refused(character, one_line=one_line))
 
 
 def check_text(value: str, *, name: str, one_line: bool = False) -> str:

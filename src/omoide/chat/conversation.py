@@ -37,7 +37,7 @@ from omoide.memory.turns import (
     check_message,
 )
 from omoide.metrics import Metrics
-from omoide.text_rules import check_id
+from omoide.text_rules import check_id, without_refused
 
 logger = logging.getLogger(__name__)
 
@@ -195,7 +195,8 @@ class Conversation:
         if tail:
             pieces.append(tail)
             yield TokenEvent(tail)
-        yield await self._finish(prepared, engine, "".join(pieces).strip(), tag_filter.emotion)
+        reply = without_refused("".join(pieces)).strip()  # a model's text is cleaned, not refused
+        yield await self._finish(prepared, engine, reply, tag_filter.emotion)
 
     async def _finish(
         self, prepared: PreparedChat, engine: EmotionEngine, reply: str, emotion: str | None
