@@ -55,7 +55,13 @@ Long-term memory for AI VTubers and AI companions.
 * **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
   characters (`omoide keys create --character haru`). `/health` needs no key.
 
-Times are ISO 8601 with a timezone. Errors are `{"error": {"type", "message", "details"}}`.
+Times are ISO 8601 with a timezone, between 1970 and 2200. Ids (character, viewer, session,
+stream) are 1-256 characters with no `/`, `\\`, control characters or U+FFFD, and not `.` or
+`..`, so every route reaches every id. Text may hold any character but lone surrogates and
+control characters other than tab and line breaks (refused with a 422, never stripped).
+`/v1/metrics` needs a key for all characters (`*`). Errors are
+`{"error": {"type", "message", "details"}}`: 400 for a path, query or body that is not
+UTF-8, 422 for anything else that is not valid.
 """
 TAGS = [
     {"name": "chat", "description": "Talk with a character (server-sent events)"},
