@@ -16,6 +16,7 @@ from urllib.parse import quote
 
 import pytest
 
+from omoide.api.edge import MAX_BODY_BYTES
 from tests.api.harness import NOW, Api, make_settings, running_api, viewer_path
 
 pytestmark = pytest.mark.anyio
@@ -254,3 +255,22 @@ async def test_refusals_are_json_errors_not_5xx(api: Api, viewer: str, tmp_path:
         )
         assert 400 <= response.status_code < 500, (body, response.text)
         assert response.json()["error"]["message"]
+
+
+async def test_a_body_over_the_limit_is_413_declared_or_streamed(api: Api, viewer: str) -> None:
+    body = b'{"user_message": "' + b"x" * (MAX_BODY_BYTES + 1) + b'"}'
+    declared = await api.client.post(
+        path_of(viewer) + "/turns", content=body, headers={"content-type": "application/json"}
+    )
+    assert declared.status_code == 413, declared.text
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for start in range(0, len(body), 1 << 20):
+            yield body[start : start + (1 << 20)]
+
+    streamed = await api.client.post(
+        path_of(viewer) + "/turns", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert streamed.status_code == 413, streamed.text
+    assert streamed.json()["error"]["type"] == "PayloadTooLarge"
+    assert (await export(api, viewer))["episodes"] == []

@@ -29,7 +29,7 @@ from omoide.api import (
 )
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
-from omoide.api.edge import RefuseUndecodable
+from omoide.api.edge import LimitBody, RefuseUndecodable
 from omoide.api.errors import CONFLICT, ERROR_RESPONSES, NOT_FOUND, install_error_handlers
 from omoide.api.health import ModelProbe
 from omoide.api.runtime import DrainWorker, Service
@@ -156,6 +156,7 @@ def create_app(
     )
     install_error_handlers(app)
     app.add_middleware(RefuseUndecodable)
+    app.add_middleware(LimitBody)
     for module in (routes_chat, routes_memory, routes_facts, routes_profile, routes_admin):
         app.include_router(module.router)
     app.include_router(

@@ -28,6 +28,7 @@ MAX_VIEWER_PAGE = 500
     response_model=HealthOut,
     responses={
         400: ERROR_RESPONSES[400],
+        413: ERROR_RESPONSES[413],
         503: {"model": HealthOut, "description": "The store or queue is failing"},
     },
 )
