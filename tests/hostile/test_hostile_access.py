@@ -1,4 +1,5 @@
-"""Access: counters need a key for every character; proxy headers are not trusted blindly."""
+"""Access and honesty: counters need a key for every character, proxy headers are not
+trusted blindly, and /health says when the chat model fails."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import pytest
 from pydantic import SecretStr
 
 from omoide.api.auth import is_local_request
+from omoide.errors import BackendUnavailable
+from omoide.llm.scripted import ScriptedChatModel
 from tests.api.harness import make_settings, running_api
 
 pytestmark = pytest.mark.anyio
@@ -78,3 +81,15 @@ def test_which_requests_are_local(
     peer: str | None, headers: dict[str, str], trusted: list[str], local: bool
 ) -> None:
     assert is_local_request(peer, headers, trusted) is local
+
+
+async def test_health_is_degraded_while_the_model_fails_and_asks_it_once(tmp_path: Path) -> None:
+    model = ScriptedChatModel([BackendUnavailable("the model server is down (test)")])
+    async with running_api(make_settings(tmp_path), chat_model=model) as running:
+        for _ in range(3):
+            response = await running.client.get("/health")
+            assert response.status_code == 200
+            health = response.json()
+            assert health["status"] == "degraded"
+            assert health["llm"]["ok"] is False and "down" in health["llm"]["error"]
+        assert len(model.calls) == 1, "a polled /health must not become a stream of model calls"

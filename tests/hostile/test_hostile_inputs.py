@@ -15,6 +15,8 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from omoide.api.edge import MAX_BODY_BYTES
 from tests.api.harness import NOW, Api, make_settings, running_api, viewer_path
@@ -107,6 +109,24 @@ async def test_an_id_accepted_by_stream_events_is_reachable_by_every_route(
     response = await api.client.post(
         f"/v1/characters/haru/streams/{stream}/events",
         **raw_json({"events": [stream_event(user_id)]}),
+    )
+    assert response.status_code in (200, 422), response.text
+    if response.status_code == 200 and response.json()["stored"]:
+        await assert_reachable(api, user_id)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(user_id=st.text(st.characters(codec="utf-8"), min_size=1, max_size=12))
+async def test_any_id_stream_events_accept_is_reachable(api: Api, user_id: str) -> None:
+    stream = f"s-{uuid.uuid4().hex[:8]}"
+    response = await api.client.post(
+        f"/v1/characters/haru/streams/{stream}/events",
+        **raw_json({"events": [stream_event(user_id, f"I love castles, {stream}")]}),
     )
     assert response.status_code in (200, 422), response.text
     if response.status_code == 200 and response.json()["stored"]:

@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 PROBE_SCOPE = Scope("omoide-health", "probe")
 MODEL_PROBE_SECONDS = 60.0
-MODEL_PROBE_TIMEOUT_SECONDS = 10.0
+MODEL_PROBE_TIMEOUT_SECONDS = 5.0
 _PROBE_MESSAGES = (ChatMessage("user", "Reply with the single word: ok"),)
 _PROBE_OPTIONS = ChatOptions(max_tokens=1, temperature=0.0)
 
