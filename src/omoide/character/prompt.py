@@ -43,7 +43,7 @@ from omoide.errors import ConfigError, InvalidInput
 from omoide.fence import quoted_name, sanitise_memory_text
 
 MAX_VIEWER_NAME_CHARS: Final = 64
-MAX_TOPIC_CHARS: Final = 40
+MAX_PROMPT_TOPIC_CHARS: Final = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +151,7 @@ def prompt_variables(
             "intimacy_level": level.label,
             "intimacy_description": level.description,
             "recent_topics": [
-                quoted_name(topic, MAX_TOPIC_CHARS)
+                quoted_name(topic, MAX_PROMPT_TOPIC_CHARS)
                 for topic in state.recent_topics
                 if sanitise_memory_text(topic)
             ],
