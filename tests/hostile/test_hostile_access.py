@@ -80,7 +80,7 @@ async def test_a_configured_proxy_is_believed_about_local_clients(tmp_path: Path
 def test_which_requests_are_local(
     peer: str | None, headers: dict[str, str], trusted: list[str], local: bool
 ) -> None:
-    assert is_local_request(peer, headers, trusted) is local
+    assert is_local_request(peer, headers.items(), trusted) is local
 
 
 async def test_health_is_degraded_while_the_model_fails_and_asks_it_once(tmp_path: Path) -> None:
@@ -93,3 +93,8 @@ async def test_health_is_degraded_while_the_model_fails_and_asks_it_once(tmp_pat
             assert health["status"] == "degraded"
             assert health["llm"]["ok"] is False and "down" in health["llm"]["error"]
         assert len(model.calls) == 1, "a polled /health must not become a stream of model calls"
+
+
+def test_every_line_of_a_repeated_proxy_header_counts() -> None:
+    lines = [("x-forwarded-for", "127.0.0.1"), ("x-forwarded-for", "203.0.113.9")]
+    assert not is_local_request("127.0.0.1", lines, ["127.0.0.1"])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import anyio
@@ -68,12 +68,12 @@ def _host_of(node: str) -> str:
     return node.split(":")[0] if node.count(":") == 1 else node
 
 
-def forwarded_clients(headers: Mapping[str, str]) -> list[str]:
-    """Every client address the proxy headers name (an empty header names an unknown one)."""
+def forwarded_clients(headers: Iterable[tuple[str, str]]) -> list[str]:
+    """Every client address the proxy headers name, from every line of each (an empty
+    header names an unknown one). ``headers`` are (name, value) pairs, names in lower case."""
     found: list[str] = []
-    for name in PROXY_HEADERS:
-        value = headers.get(name)
-        if value is None:
+    for name, value in headers:
+        if name not in PROXY_HEADERS:
             continue
         nodes = (_FORWARDED_FOR.findall(value) or [""]) if name == "forwarded" else value.split(",")
         found.extend(_host_of(node) for node in nodes)
@@ -81,12 +81,9 @@ def forwarded_clients(headers: Mapping[str, str]) -> list[str]:
 
 
 def is_local_request(
-    peer: str | None, headers: Mapping[str, str], trusted_proxies: Collection[str]
+    peer: str | None, headers: Iterable[tuple[str, str]], trusted_proxies: Collection[str]
 ) -> bool:
-    """Whether a request comes from this machine, for open mode (see the module docstring).
-
-    ``headers`` are the request's, with lower-case names.
-    """
+    """Whether a request comes from this machine, for open mode (see the module docstring)."""
     if not is_loopback(peer):
         return False
     clients = forwarded_clients(headers)

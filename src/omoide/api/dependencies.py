@@ -51,7 +51,7 @@ async def get_caller(
     secret = credentials.credentials if credentials is not None else header_key
     peer = request.client.host if request.client is not None else None
     trusted = service.built.settings.forwarded_allow_ips
-    local = is_local_request(peer, request.headers, trusted)
+    local = is_local_request(peer, request.headers.items(), trusted)
     return await service.keys.identify(secret, local=local)
 
 
