@@ -40,14 +40,28 @@ def _in_range(moment: datetime) -> datetime:
     return moment
 
 
-Text = Annotated[StrictStr, AfterValidator(_refusing(text_problem))]
+_C1 = "\\u007f-\\u009f"
+TEXT_PATTERN = f"^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f{_C1}]*$"
+LABEL_PATTERN = f"^[^\\u0000-\\u001f{_C1}]*$"
+ID_PATTERN = f"^(?!\\.\\.?$)(?=.*\\S)[^/\\\\\\u0000-\\u001f{_C1}\\ufffd]+$"
+"""The rules as JSON Schema patterns, for the OpenAPI document (the validators enforce them)."""
+
+Text = Annotated[
+    StrictStr,
+    Field(json_schema_extra={"pattern": TEXT_PATTERN}),
+    AfterValidator(_refusing(text_problem)),
+]
 """Free text: no lone surrogates, no control characters but tab and line breaks."""
 Label = Annotated[
-    StrictStr, AfterValidator(_refusing(lambda value: text_problem(value, one_line=True)))
+    StrictStr,
+    Field(json_schema_extra={"pattern": LABEL_PATTERN}),
+    AfterValidator(_refusing(lambda value: text_problem(value, one_line=True))),
 ]
 """Text on one line: no control characters at all."""
 Identifier = Annotated[
-    StrictStr, Field(min_length=1, max_length=MAX_ID_LENGTH), AfterValidator(_refusing(id_problem))
+    StrictStr,
+    Field(min_length=1, max_length=MAX_ID_LENGTH, json_schema_extra={"pattern": ID_PATTERN}),
+    AfterValidator(_refusing(id_problem)),
 ]
 """An id every route can reach (:func:`omoide.text_rules.check_id`)."""
 Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range)]
