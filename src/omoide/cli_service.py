@@ -183,7 +183,9 @@ def serve(
         application = create_app(settings)
     except OmoideError as exc:
         raise typer.Exit(_fail(str(exc))) from exc
-    uvicorn.run(application, host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(  # proxy headers are omoide's to judge (Settings.forwarded_allow_ips)
+        application, host=settings.host, port=settings.port, log_level="info", proxy_headers=False
+    )
 
 
 def mcp(data_dir: DataDir = None, embedder: Embedder = None) -> None:

@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     """Keys as ``secret:character,character;secret:*`` (also see ``omoide keys``)."""
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
+    forwarded_allow_ips: list[str] = Field(default_factory=list)
+    """Proxies (their addresses) whose ``Forwarded``, ``X-Forwarded-For`` and ``X-Real-IP``
+    headers are believed; with none, a request carrying such a header is never local."""
 
     @property
     def database_path(self) -> Path:

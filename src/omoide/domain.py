@@ -18,8 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from omoide.errors import InvalidInput
+from omoide.text_rules import MAX_ID_LENGTH, check_text, text_problem
 
-MAX_ID_LENGTH = 256
 MAX_MESSAGE_CHARS = 100_000
 """A user or bot message may be this long (a pasted text is real input)."""
 FUTURE_TOLERANCE = timedelta(minutes=5)
@@ -32,6 +32,9 @@ Matrix = NDArray[np.float32]
 """Several embeddings, one per row."""
 
 MetadataValue = str | int | float | bool | None
+MAX_METADATA_KEYS = 64
+MAX_METADATA_CHARS = 16_384
+"""Keys and string values of one turn's metadata together: labels and ids, not documents."""
 Metadata = Mapping[str, MetadataValue]
 
 
@@ -39,7 +42,10 @@ def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
     """Return ``moment`` in UTC; naive datetimes are refused, never guessed."""
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise InvalidInput(f"{name} must be timezone-aware (got naive {moment.isoformat()})")
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput(f"{name} {moment.isoformat()} is outside the range of times") from None
 
 
 def new_id() -> str:
@@ -48,7 +54,12 @@ def new_id() -> str:
 
 
 def check_identifier(value: str, *, name: str) -> str:
-    """Validate a caller-chosen identifier (character, viewer, session)."""
+    """Validate an identifier as stored (character, viewer, session).
+
+    Ids a caller chooses at an edge (the API, stream events) follow the stricter
+    :func:`omoide.text_rules.check_id`, so that every route can reach them; this looser
+    rule also admits ids stored before it existed.
+    """
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be a string")
     if not value or not value.strip():
@@ -57,6 +68,8 @@ def check_identifier(value: str, *, name: str) -> str:
         raise InvalidInput(f"{name} is longer than {MAX_ID_LENGTH} characters")
     if "\x00" in value:
         raise InvalidInput(f"{name} must not contain NUL characters")
+    if any("\ud800" <= character <= "\udfff" for character in value):
+        raise InvalidInput(f"{name} must not contain lone surrogates")
     return value
 
 
@@ -71,10 +84,21 @@ def check_unit_interval(value: float, *, name: str) -> float:
 
 def check_metadata(metadata: Mapping[str, object]) -> dict[str, MetadataValue]:
     """Metadata is a flat JSON object: string keys, scalar values."""
+    if len(metadata) > MAX_METADATA_KEYS:
+        raise InvalidInput(f"metadata has more than {MAX_METADATA_KEYS} keys")
     flat: dict[str, MetadataValue] = {}
+    size = 0
     for key, value in metadata.items():
         if not isinstance(key, str) or not key:
             raise InvalidInput("metadata keys must be non-empty strings")
+        problem = text_problem(key, one_line=True) or (
+            text_problem(value) if isinstance(value, str) else None
+        )
+        if problem is not None:
+            raise InvalidInput(f"metadata {key[:40]!r}: text {problem}")
+        size += len(key) + (len(value) if isinstance(value, str) else 0)
+        if size > MAX_METADATA_CHARS:
+            raise InvalidInput(f"metadata holds more than {MAX_METADATA_CHARS:,} characters")
         if value is not None and not isinstance(value, str | int | float | bool):
             raise InvalidInput(f"metadata value for {key!r} must be a string, number, bool or null")
         if isinstance(value, float) and not math.isfinite(value):
@@ -300,6 +324,9 @@ class TurnState:
     def __post_init__(self) -> None:
         if not self.emotion.strip():
             raise InvalidInput("emotion must not be empty")
+        check_text(self.emotion, name="emotion", one_line=True)
+        for topic in self.topics:
+            check_text(topic, name="topic", one_line=True)
         check_unit_interval(self.emotion_intensity, name="emotion_intensity")
         if len(self.topics) > MAX_TOPICS:
             raise InvalidInput(f"at most {MAX_TOPICS} topics per turn")
@@ -343,7 +370,7 @@ def check_message(text: str, *, name: str, allow_empty: bool) -> str:
         raise InvalidInput(
             f"{name} is {len(text):,} characters long; the limit is {MAX_MESSAGE_CHARS:,}"
         )
-    return text
+    return check_text(text, name=name)
 
 
 def check_not_future(moment: datetime, *, now: datetime, name: str = "timestamp") -> datetime:

@@ -192,8 +192,12 @@ async def test_a_model_that_breaks_off_ends_the_stream_with_an_error(
     assert events[-1]["type"] == "error"
     assert events[-1]["retryable"] is True
     assert "done" not in [event["type"] for event in events]
+    await stored_episode_ids(client, viewer, events[-1]["turn_id"])
     exported = (await client.get(viewer_path("haru", viewer) + "/export")).json()
-    assert exported["episodes"] == [] and exported["emotions"] == []
+    (episode,) = exported["episodes"]
+    assert episode["user_message"] == "Say something"
+    assert episode["bot_message"] == "", "the half reply the viewer saw is not kept"
+    assert episode["metadata"]["unanswered"] is True
 
 
 @pytest.mark.parametrize(
@@ -229,9 +233,13 @@ async def test_an_unreachable_model_ends_the_stream_with_a_retryable_error(
             assert [event["type"] for event in events] == ["error"]
             assert events[0]["retryable"] is True
             assert events[0]["message"]
-            health = (await client.get("/health")).json()
+            assert await stored_episode_ids(client, "minjun", events[0]["turn_id"])
+            response = await client.get("/health")
+            health = response.json()
             assert health["queue"] == {"pending": 0, "failed": 0, "error": None}
-            assert "chat.turns_queued" not in (await client.get("/v1/metrics")).json()
+            assert response.status_code == 200 and health["status"] == "degraded"
+            assert health["llm"]["ok"] is False and health["llm"]["error"]
+            assert (await client.get("/v1/metrics")).json()["chat.turns_queued"] == 1
 
 
 async def test_the_reply_comes_even_when_memory_retrieval_fails(tmp_path: Path) -> None:

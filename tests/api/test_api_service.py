@@ -24,7 +24,7 @@ async def test_health_reports_store_embedder_model_and_queue(api: Api) -> None:
     assert health["status"] == "ok"
     assert health["store"] == {"ok": True, "error": None}
     assert health["embedder"] == {"model_name": "hashing:256", "dimensions": 256}
-    assert health["llm"] == {"name": "scripted"}
+    assert health["llm"] == {"name": "scripted", "ok": True, "error": None}
     assert health["queue"]["pending"] == 0 and health["queue"]["failed"] == 0
 
 
@@ -158,7 +158,8 @@ async def test_chat_without_a_language_model_is_503(tmp_path: Path) -> None:
         assert response.status_code == 503
         assert "language model" in response.json()["error"]["message"]
         health = (await running.client.get("/health")).json()
-        assert health["llm"] == {"name": None}
+        assert health["llm"] == {"name": None, "ok": None, "error": None}
+        assert health["status"] == "ok"
 
 
 async def test_a_failing_embedder_is_503_naming_the_backend(tmp_path: Path) -> None:

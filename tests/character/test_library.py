@@ -74,7 +74,7 @@ async def test_a_custom_folder_overrides_builtin_haru(tmp_path: Path) -> None:
     prompt = haru.prompt.build_system_prompt(
         haru.profile, initial_state(haru.profile), user_name="Yuki", memory_section="", now=NOW
     )
-    assert prompt == "Custom Yuki"
+    assert prompt == 'Custom "Yuki"'  # the name is quoted as data
 
 
 @pytest.mark.anyio

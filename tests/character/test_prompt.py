@@ -59,7 +59,7 @@ async def test_haru_prompt_renders_profile_state_viewer_and_rules(haru: Characte
     assert "민준" in prompt
     assert "excited" in prompt and "strong" in prompt
     assert "close friend" in prompt
-    assert "League of Legends, food" in prompt
+    assert '"League of Legends", "food"' in prompt
     assert "3 days ago" in prompt and "31 exchanges" in prompt
     assert "2026-03-02 21:00 UTC" in prompt
     assert "[EMOTION:<label>]" in prompt
@@ -90,7 +90,7 @@ async def test_empty_memory_section_leaves_no_trace(haru: Character) -> None:
 @pytest.mark.anyio
 async def test_first_meeting_is_described_for_a_new_viewer(haru: Character) -> None:
     prompt = build(haru, initial_state(haru.profile), "", name="Yuki")
-    assert "first time Yuki" in prompt
+    assert 'first time "Yuki"' in prompt
     assert "new face" in prompt
     assert "Recent topics" not in prompt
 
@@ -130,7 +130,7 @@ def test_custom_template_sees_documented_variables() -> None:
     rendered = PromptBuilder(template).build_system_prompt(
         profile, initial_state(profile), user_name="V", memory_section=" m ", now=NOW
     )
-    assert rendered == "C|neutral,happy|V|neutral|new face|True|None|2026-03-02 21:00 UTC|m"
+    assert rendered == 'C|neutral,happy|"V"|neutral|new face|True|None|2026-03-02 21:00 UTC|m'
 
 
 def test_render_errors_become_config_errors_naming_the_template() -> None:

@@ -30,7 +30,9 @@ from omoide.api import (
 )
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
-from omoide.api.errors import install_error_handlers
+from omoide.api.edge import LimitBody, RefuseUndecodable
+from omoide.api.errors import CONFLICT, ERROR_RESPONSES, NOT_FOUND, install_error_handlers
+from omoide.api.health import ModelProbe
 from omoide.api.mcp.http import McpEndpoint, mcp_endpoint
 from omoide.api.runtime import DrainWorker, Service
 from omoide.clock import Clock
@@ -58,7 +60,13 @@ Long-term memory for AI VTubers and AI companions.
 * **Access**: send `Authorization: Bearer <key>` or `X-API-Key: <key>`. Keys are bound to
   characters (`omoide keys create --character haru`). `/health` needs no key.
 
-Times are ISO 8601 with a timezone. Errors are `{"error": {"type", "message", "details"}}`.
+Times are ISO 8601 with a timezone, between 1970 and 2200. Ids (character, viewer, session,
+stream) are 1-256 characters with no `/`, `\\`, control characters or U+FFFD, and not `.` or
+`..`, so every route reaches every id. Text may hold any character but lone surrogates and
+control characters other than tab and line breaks (refused with a 422, never stripped).
+`/v1/metrics` needs a key for all characters (`*`). Errors are
+`{"error": {"type", "message", "details"}}`: 400 for a path, query or body that is not
+UTF-8, 422 for anything else that is not valid.
 """
 TAGS = [
     {"name": "chat", "description": "Talk with a character (server-sent events)"},
@@ -115,7 +123,7 @@ def _lifespan(
                 logger.info("stored %d chat turns left queued by the last run", recovered)
             async with anyio.create_task_group() as group:
                 worker = DrainWorker(built.drainer, group)
-                app.state.service = Service(built, keys, worker)
+                app.state.service = Service(built, keys, worker, ModelProbe(built.chat_model))
                 worker.start()
                 try:
                     async with routes_stream.stream_service_running(app, built), mcp.running:
@@ -157,6 +165,8 @@ def create_app(
         ),
     )
     install_error_handlers(app)
+    app.add_middleware(RefuseUndecodable)
+    app.add_middleware(LimitBody)
     modules = (
         routes_chat,
         routes_openai,
@@ -167,7 +177,11 @@ def create_app(
     )
     for module in modules:
         app.include_router(module.router)
-    app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
+    app.include_router(
+        routes_stream.router,
+        dependencies=[Depends(checked_character)],
+        responses={**ERROR_RESPONSES, **NOT_FOUND, **CONFLICT},
+    )
     app.router.routes.append(mcp.route)
     mount_web(app)
     return app

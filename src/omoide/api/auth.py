@@ -9,11 +9,18 @@ With no keys at all the service is open, but only to callers on the loopback int
 :func:`create_app <omoide.api.app.create_app>` refuses to listen elsewhere without keys,
 and this module refuses non-loopback clients even if the app was started some other way
 (``uvicorn --host 0.0.0.0``) or every key was revoked while it ran.
+
+Behind a proxy on the same machine every request comes from loopback, so a request that
+carries a proxy header (``Forwarded``, ``X-Forwarded-For``, ``X-Real-IP``) is not local
+unless it comes from an address in ``Settings.forwarded_allow_ips`` and every address
+those headers name is loopback too (:func:`is_local_request`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import anyio
@@ -49,6 +56,42 @@ def is_loopback(host: str | None) -> bool:
         return False
 
 
+PROXY_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip")
+_FORWARDED_FOR = re.compile(r'for\s*=\s*"?([^";,]+)', re.IGNORECASE)
+
+
+def _host_of(node: str) -> str:
+    """``1.2.3.4``, ``[::1]:8080`` or ``1.2.3.4:80`` as its host."""
+    node = node.strip().strip('"')
+    if node.startswith("["):
+        return node[1 : node.find("]")] if "]" in node else node
+    return node.split(":")[0] if node.count(":") == 1 else node
+
+
+def forwarded_clients(headers: Iterable[tuple[str, str]]) -> list[str]:
+    """Every client address the proxy headers name, from every line of each (an empty
+    header names an unknown one). ``headers`` are (name, value) pairs, names in lower case."""
+    found: list[str] = []
+    for name, value in headers:
+        if name not in PROXY_HEADERS:
+            continue
+        nodes = (_FORWARDED_FOR.findall(value) or [""]) if name == "forwarded" else value.split(",")
+        found.extend(_host_of(node) for node in nodes)
+    return found
+
+
+def is_local_request(
+    peer: str | None, headers: Iterable[tuple[str, str]], trusted_proxies: Collection[str]
+) -> bool:
+    """Whether a request comes from this machine, for open mode (see the module docstring)."""
+    if not is_loopback(peer):
+        return False
+    clients = forwarded_clients(headers)
+    if not clients:
+        return True
+    return peer in trusted_proxies and all(is_loopback(client) for client in clients)
+
+
 @dataclass(frozen=True, slots=True)
 class Caller:
     """An authenticated key, or ``None`` for a loopback caller while no keys exist."""
@@ -62,6 +105,16 @@ class Caller:
         """AccessDenied (403) unless this caller may use ``character_id``."""
         if self.key is not None:
             authorize(self.key, character_id)
+
+    def authorize_all(self, what: str) -> None:
+        """AccessDenied (403) unless this caller may use every character (a ``*`` key):
+        ``what`` spans characters, so a key bound to some of them may not see it."""
+        if self.key is not None and not self.key.all_characters:
+            raise AccessDenied(
+                f"API key {self.key.key_id} is bound to characters; {what} needs a key for "
+                "all characters (`omoide keys create --character '*'`)",
+                authenticated=True,
+            )
 
 
 def startup_ring(settings: Settings) -> KeyRing | None:
@@ -113,11 +166,14 @@ class KeySource:
                 await self._reload()
         return self._ring
 
-    async def identify(self, secret: str | None, client_host: str | None) -> Caller:
-        """The caller behind ``secret``; AccessDenied (401) if it is missing or wrong."""
+    async def identify(self, secret: str | None, *, local: bool) -> Caller:
+        """The caller behind ``secret``; AccessDenied (401) if it is missing or wrong.
+
+        ``local`` says whether the request comes from this machine (:func:`is_local_request`).
+        """
         ring = await self.ring()
         if ring.is_empty:
-            if is_loopback(client_host):
+            if local:
                 return Caller(None)
             raise AccessDenied(OPEN_MODE_REFUSAL, authenticated=False)
         return Caller(ring.authenticate(secret))

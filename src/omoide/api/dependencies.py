@@ -12,11 +12,12 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
-from omoide.api.auth import Caller
+from omoide.api.auth import Caller, is_local_request
 from omoide.api.runtime import Service
 from omoide.chat.conversation import Conversation
 from omoide.domain import Scope
 from omoide.errors import BackendUnavailable, ConfigError, NotFound
+from omoide.text_rules import check_id
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -49,8 +50,10 @@ async def get_caller(
 ) -> Caller:
     """Who is calling; 401 without a valid key (unless no keys exist and it is loopback)."""
     secret = credentials.credentials if credentials is not None else header_key
-    client = request.client.host if request.client is not None else None
-    return await service.keys.identify(secret, client)
+    peer = request.client.host if request.client is not None else None
+    trusted = service.built.settings.forwarded_allow_ips
+    local = is_local_request(peer, request.headers.items(), trusted)
+    return await service.keys.identify(secret, local=local)
 
 
 CallerDep = Annotated[Caller, Depends(get_caller)]
@@ -61,7 +64,9 @@ async def checked_character(
     caller: CallerDep,
     service: ServiceDep,
 ) -> str:
-    """The path's character: 403 if the key may not use it, 404 if it does not exist."""
+    """The path's character: 422 if it is no id, 403 if the key may not use it, 404 if it
+    does not exist."""
+    check_id(character_id, name="character_id")
     await check_character(character_id, caller, service)
     return character_id
 
@@ -102,7 +107,7 @@ async def viewer_scope(
     user_id: Annotated[str, Path(description="The viewer's id, as the platform gives it")],
 ) -> Scope:
     """The path's (character, viewer) scope; 422 for an id that is not valid."""
-    return Scope(character_id, user_id)
+    return Scope(character_id, check_id(user_id, name="user_id"))
 
 
 ScopeDep = Annotated[Scope, Depends(viewer_scope)]

@@ -4,6 +4,8 @@
 error                         status  meaning
 ============================  ======  ===============================================
 InvalidInput, bad request     422     the message names the field and what is wrong
+path, query or body not UTF-8 400     refused before routing (``api/edge.py``)
+a body over 32 MiB            413     refused before or while it is read (``api/edge.py``)
 NotFound                      404     character, viewer, fact or episode not in scope
 Conflict                      409     the request contradicts stored state
 AccessDenied (no/wrong key)   401     with ``WWW-Authenticate: Bearer``
@@ -184,12 +186,21 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {
+        "model": ErrorOut,
+        "description": "The path, query string or body is not valid UTF-8 (or not parseable)",
+    },
     401: {"model": ErrorOut, "description": "No API key, or a key that is not valid"},
+    413: {"model": ErrorOut, "description": "The request body is larger than 32 MiB"},
     403: {"model": ErrorOut, "description": "The key may not use this character"},
     422: {"model": ErrorOut, "description": "The request is not valid; the message says why"},
     503: {"model": ErrorOut, "description": "A backend is unavailable; retrying may help"},
 }
 """Responses every authenticated endpoint may give, for the OpenAPI document."""
+
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorOut, "description": "The request contradicts stored state"}
+}
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut, "description": "Unknown character, or no such memory in scope"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
@@ -18,44 +18,13 @@ from omoide.api.dependencies import (
     check_character,
 )
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
-from omoide.api.schemas import DecayBody
-from omoide.domain import Scope
-from omoide.errors import OmoideError
-from omoide.store.base import EpisodeFilter
+from omoide.api.health import HealthOut, health_report
+from omoide.api.schemas import MAX_OFFSET, DecayBody
 
 logger = logging.getLogger(__name__)
 
 router = APIRouter()
-PROBE_SCOPE = Scope("omoide-health", "probe")
 MAX_VIEWER_PAGE = 500
-
-
-class StoreHealth(BaseModel):
-    ok: bool
-    error: str | None = None
-
-
-class EmbedderHealth(BaseModel):
-    model_name: str
-    dimensions: int
-
-
-class LanguageModelHealth(BaseModel):
-    name: str | None = Field(description="None when no chat model is configured")
-
-
-class QueueHealth(BaseModel):
-    pending: int | None = Field(description="Chat turns waiting to be stored")
-    failed: int | None = Field(description="Turns parked after repeated failures")
-    error: str | None = None
-
-
-class HealthOut(BaseModel):
-    status: Literal["ok", "unavailable"]
-    store: StoreHealth
-    embedder: EmbedderHealth
-    llm: LanguageModelHealth
-    queue: QueueHealth
 
 
 @router.get(
@@ -63,38 +32,26 @@ class HealthOut(BaseModel):
     tags=["service"],
     summary="Is the service able to work (no key needed)",
     response_model=HealthOut,
-    responses={503: {"model": HealthOut, "description": "The store or queue is failing"}},
+    responses={
+        400: ERROR_RESPONSES[400],
+        413: ERROR_RESPONSES[413],
+        503: {"model": HealthOut, "description": "The store or queue is failing"},
+    },
 )
 async def health(service: ServiceDep) -> JSONResponse:
-    built = service.built
-    store = StoreHealth(ok=True)
-    try:
-        await built.store.count_episodes(PROBE_SCOPE, where=EpisodeFilter())
-    except OmoideError as exc:
-        store = StoreHealth(ok=False, error=str(exc))
-    try:
-        counts = await built.queue.counts()
-        queue = QueueHealth(pending=counts["pending"], failed=counts["failed"])
-    except Exception as exc:  # the queue's own SQLite errors are not translated
-        logger.warning("health: the turn queue failed: %s", exc)
-        queue = QueueHealth(pending=None, failed=None, error=str(exc))
-    model = built.chat_model
-    healthy = store.ok and queue.error is None
-    report = HealthOut(
-        status="ok" if healthy else "unavailable",
-        store=store,
-        embedder=EmbedderHealth(
-            model_name=built.embedder.model_name, dimensions=built.embedder.dimensions
-        ),
-        llm=LanguageModelHealth(name=model.name if model is not None else None),
-        queue=queue,
-    )
-    return JSONResponse(report.model_dump(mode="json"), status_code=200 if healthy else 503)
+    """Each component's state. ``degraded`` (still 200) when only the language model fails
+    (memory works, chat does not); ``unavailable`` (503) when the store or queue fails."""
+    report = await health_report(service.built, service.model_probe)
+    status = 503 if report.status == "unavailable" else 200
+    return JSONResponse(report.model_dump(mode="json"), status_code=status)
 
 
 @router.get("/v1/metrics", tags=["service"], responses=ERROR_RESPONSES, summary="Counters")
 async def metrics(caller: CallerDep, service: ServiceDep) -> dict[str, int]:
-    """Named counters since start: LLM calls, unscored turns, parse failures, queue..."""
+    """Named counters since start: LLM calls, unscored turns, parse failures, queue...
+    They count the work of every character, so only a key for all characters (``*``) may
+    read them (403 for a key bound to some)."""
+    caller.authorize_all("the service's counters")
     return service.built.metrics.snapshot()
 
 
@@ -158,7 +115,7 @@ async def list_viewers(
     service: ServiceDep,
     search: Annotated[str | None, Query(max_length=256, description="Part of a user id")] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> ViewersOut:
     found = await service.built.store.list_viewers(
         character_id, search=search, limit=limit, offset=offset

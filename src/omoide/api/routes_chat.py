@@ -21,7 +21,6 @@ from omoide.chat.conversation import (
     PreparedChat,
     TokenEvent,
 )
-from omoide.domain import check_identifier
 from omoide.errors import BackendUnavailable, OmoideError
 
 logger = logging.getLogger(__name__)
@@ -50,6 +49,9 @@ class ErrorEventOut(BaseModel):
     type: Literal["error"] = "error"
     message: str
     retryable: bool
+    turn_id: str | None = Field(
+        default=None, description="The viewer's message, queued to be remembered without a reply"
+    )
 
 
 def event_view(event: ChatEvent) -> TokenEventOut | DoneEventOut | ErrorEventOut:
@@ -64,7 +66,7 @@ def event_view(event: ChatEvent) -> TokenEventOut | DoneEventOut | ErrorEventOut
             episode_ids=list(event.episode_ids),
             turn_id=event.turn_id,
         )
-    return ErrorEventOut(message=event.message, retryable=event.retryable)
+    return ErrorEventOut(message=event.message, retryable=event.retryable, turn_id=event.turn_id)
 
 
 def sse_line(event: BaseModel) -> str:
@@ -114,7 +116,6 @@ async def chat_stream(
     the background, so the reply never waits for the memory write. Errors found before
     streaming (unknown character 404, bad input 422, no model 503) are ordinary JSON."""
     caller.authorize(body.character_id)
-    check_identifier(body.user_id, name="user_id")
     request = ChatRequest(
         body.character_id, body.user_id, body.user_name, body.session_id, body.message
     )

@@ -9,7 +9,14 @@ from fastapi import APIRouter, Query
 
 from omoide.api.dependencies import ScopeDep, ServiceDep
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
-from omoide.api.schemas import ContextBody, SearchBody, TurnBatchBody, TurnBody, parse_moment
+from omoide.api.schemas import (
+    MAX_OFFSET,
+    ContextBody,
+    SearchBody,
+    TurnBatchBody,
+    TurnBody,
+    parse_moment,
+)
 from omoide.api.views import (
     ContextOut,
     EmotionOut,
@@ -97,7 +104,7 @@ async def list_episodes(
     scope: ScopeDep,
     service: ServiceDep,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     include_archived: Annotated[bool, Query(description="Include decayed episodes")] = False,
 ) -> EpisodePage:
     store = service.built.store

@@ -29,6 +29,7 @@ from typing import Annotated
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 
+from omoide.api.schemas import MAX_OFFSET
 from omoide.character.identity import IdentityPolicy
 from omoide.errors import ConfigError
 from omoide.stream.config import StreamConfig
@@ -52,6 +53,7 @@ from omoide.stream.wire import (
     version_out,
     versions_out,
 )
+from omoide.text_rules import check_id
 
 router = APIRouter(tags=["streams"])
 CHARACTER = "/v1/characters/{character_id}"
@@ -95,6 +97,7 @@ async def post_stream_events(
     character_id: str, stream_id: str, body: EventsIn, service: Service
 ) -> IngestOut:
     """Remember a batch of comments (all or nothing); counts what was kept and skipped."""
+    check_id(stream_id, name="stream_id")
     report = await service.ingest(character_id, stream_id, body.to_events())
     return ingest_out(report)
 
@@ -102,6 +105,7 @@ async def post_stream_events(
 @router.post(f"{CHARACTER}/streams/{{stream_id}}/end", response_model=StreamEndOut)
 async def end_stream(character_id: str, stream_id: str, service: Service) -> StreamEndOut:
     """Write the closing diary entry (and any still queued) and return it."""
+    check_id(stream_id, name="stream_id")
     return end_out(await service.end_stream(character_id, stream_id))
 
 
@@ -110,7 +114,7 @@ async def get_diary(
     character_id: str,
     service: Service,
     limit: Annotated[int, Query(ge=1, le=200)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> DiaryListOut:
     """Diary entries, newest first."""
     entries = await service.diary(character_id, limit=limit, offset=offset)
@@ -122,6 +126,7 @@ async def get_viewer_summary(
     character_id: str, viewer_id: str, service: Service
 ) -> ViewerSummaryOut:
     """The viewer's rolling summary from streams."""
+    check_id(viewer_id, name="viewer_id")
     return summary_out(await service.viewer_summary(character_id, viewer_id))
 
 

@@ -9,6 +9,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from omoide.api.auth import KeySource
+from omoide.api.health import ModelProbe
 from omoide.memory.drain import QueueDrainer
 from omoide.wiring import Omoide
 
@@ -73,3 +74,4 @@ class Service:
     built: Omoide
     keys: KeySource
     worker: DrainWorker
+    model_probe: ModelProbe

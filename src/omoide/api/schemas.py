@@ -7,38 +7,38 @@ library would refuse, with a message that names the field.
 
 from __future__ import annotations
 
-import math
 import re
 from datetime import datetime
 from typing import Annotated, Any, Self
 
 from pydantic import (
     AfterValidator,
-    AwareDatetime,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
     StrictFloat,
     StrictInt,
-    StrictStr,
     WithJsonSchema,
     model_validator,
 )
 
 from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
 from omoide.domain import (
-    MAX_ID_LENGTH,
+    MAX_METADATA_CHARS,
+    MAX_METADATA_KEYS,
     FactCategory,
     MetadataValue,
     Scope,
     as_utc,
+    check_metadata,
     check_not_future,
 )
 from omoide.errors import InvalidInput
 from omoide.memory.facts import MAX_FACT_CHARS
 from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
+from omoide.text_rules import MAX_ID_LENGTH, moment_problem
+from omoide.wire_types import Identifier, Label, Moment, Text
 
 MAX_BATCH_TURNS = 1000
 MAX_BATCH_CHARS = 2_000_000
@@ -50,7 +50,10 @@ MAX_SEARCH_RESULTS = 100
 MAX_TOKEN_BUDGET = 8192
 MAX_EMOTION_CHARS = 64
 MAX_TOPIC_CHARS = 100
-MAX_METADATA_KEYS = 64
+MAX_OFFSET = 1_000_000_000
+"""How far into a list a page may start: beyond any real list, within SQLite's integers."""
+ViewerName = Annotated[Label, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+"""A display name: any text on one line (a name is not an id: ``AC/DC`` is fine)."""
 _DECODED_PLUS = re.compile(r" (\d{2}(?::?\d{2})?)$")
 """An offset whose ``+`` a query string turned into a space: ``12:00:00 09:00``."""
 
@@ -63,27 +66,28 @@ def parse_moment(text: str, *, name: str) -> datetime:
     except ValueError as exc:
         raise InvalidInput(
             f"{name} must be an ISO 8601 time with a timezone, e.g. 2026-05-01T12:00:00Z "
-            f"(got {text!r})"
+            f"(got {text[:64]!r})"
         ) from exc
-    return as_utc(moment, name=name)
+    utc = as_utc(moment, name=name)
+    problem = moment_problem(utc)
+    if problem is not None:
+        raise InvalidInput(f"{name} {problem}")
+    return utc
 
 
 def _flat_metadata(value: dict[str, Any]) -> dict[str, MetadataValue]:
-    """A flat JSON object: string keys, values string, number, bool or null."""
-    if len(value) > MAX_METADATA_KEYS:
-        raise ValueError(f"metadata has more than {MAX_METADATA_KEYS} keys")
+    """A flat JSON object: string keys, values string, number, bool or null, bounded."""
     for key, item in value.items():
-        if not key:
-            raise ValueError("metadata keys must be non-empty strings")
-        if item is not None and not isinstance(item, str | int | float | bool):
+        if isinstance(item, dict | list):
             kind = "an object" if isinstance(item, dict) else "a list"
             raise ValueError(
-                f"metadata value for {key!r} is {kind}; metadata must be a flat object whose "
-                "values are strings, numbers, booleans or null"
+                f"metadata value for {key[:40]!r} is {kind}; metadata must be a flat object "
+                "whose values are strings, numbers, booleans or null"
             )
-        if isinstance(item, float) and not math.isfinite(item):
-            raise ValueError(f"metadata value for {key!r} must be a finite number")
-    return value
+    try:
+        return check_metadata(value)
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
 
 
 FlatMetadata = Annotated[
@@ -94,24 +98,14 @@ FlatMetadata = Annotated[
             "type": "object",
             "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
             "maxProperties": MAX_METADATA_KEYS,
-            "description": "A flat JSON object, returned unchanged with every search hit",
+            "description": (
+                "A flat JSON object, returned unchanged with every search hit; keys and "
+                f"string values hold at most {MAX_METADATA_CHARS:,} characters together"
+            ),
             "examples": [{"source": "twitch", "message_id": "m-1842", "subscriber": True}],
         }
     ),
 ]
-
-
-def _iso_text(value: object) -> object:
-    if isinstance(value, datetime):
-        return value
-    if not isinstance(value, str):
-        raise ValueError("a time must be an ISO 8601 string with a timezone, not a number")
-    return value
-
-
-Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text)]
-"""A timezone-aware ISO 8601 time: ``2026-05-01T21:30:00+09:00`` or ``...Z``."""
-Identifier = Annotated[StrictStr, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 
 
 class StrictBody(BaseModel):
@@ -128,9 +122,9 @@ class ChatBody(StrictBody):
 
     character_id: Identifier = Field(examples=["haru"])
     user_id: Identifier = Field(description="Stable viewer id", examples=["twitch:minjun"])
-    user_name: Identifier = Field(description="How the character addresses the viewer")
+    user_name: ViewerName = Field(description="How the character addresses the viewer")
     session_id: Identifier = Field(description="Short-term history is kept per session")
-    message: StrictStr = Field(min_length=1, max_length=MAX_CHAT_MESSAGE_CHARS)
+    message: Text = Field(min_length=1, max_length=MAX_CHAT_MESSAGE_CHARS)
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -150,18 +144,18 @@ class ChatBody(StrictBody):
 class TurnBody(StrictBody):
     """One exchange to remember now (imports, or a chat pipeline of your own)."""
 
-    user_message: StrictStr = Field(
+    user_message: Text = Field(
         max_length=MAX_MESSAGE_CHARS,
         description="May be empty when bot_message is not (an import that starts with the bot)",
     )
-    bot_message: StrictStr = Field(default="", max_length=MAX_MESSAGE_CHARS)
+    bot_message: Text = Field(default="", max_length=MAX_MESSAGE_CHARS)
     timestamp: Moment | None = Field(
         default=None,
         description="When it was said (default: now); at most 5 minutes after the server's time",
     )
-    emotion: StrictStr = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
+    emotion: Label = Field(default="neutral", min_length=1, max_length=MAX_EMOTION_CHARS)
     emotion_intensity: StrictFloat = Field(default=0.5, ge=0.0, le=1.0)
-    topics: list[Annotated[StrictStr, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
+    topics: list[Annotated[Label, Field(min_length=1, max_length=MAX_TOPIC_CHARS)]] = Field(
         default_factory=list, max_length=MAX_TOPICS
     )
     metadata: FlatMetadata = Field(default_factory=dict)
@@ -169,7 +163,7 @@ class TurnBody(StrictBody):
     importance: StrictFloat | None = Field(
         default=None, ge=0.0, le=1.0, description="Your own importance score (skips scoring)"
     )
-    user_name: Identifier | None = Field(default=None, description="Helps fact extraction")
+    user_name: ViewerName | None = Field(default=None, description="Helps fact extraction")
 
     @model_validator(mode="after")
     def _something_said(self) -> Self:
@@ -230,13 +224,13 @@ class TurnBatchBody(StrictBody):
 
 
 class SearchBody(StrictBody):
-    query: StrictStr = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     k: StrictInt = Field(default=10, ge=1, le=MAX_SEARCH_RESULTS, description="Limits both lists")
     now: Moment | None = Field(default=None, description="Rank as if it were this time")
 
 
 class ContextBody(StrictBody):
-    query: StrictStr = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    query: Text = Field(min_length=1, max_length=MAX_QUERY_CHARS)
     now: Moment | None = None
     token_budget: StrictInt | None = Field(default=None, ge=0, le=MAX_TOKEN_BUDGET)
 
@@ -244,7 +238,7 @@ class ContextBody(StrictBody):
 class FactBody(StrictBody):
     """A fact a person states about the viewer; stored as confirmed."""
 
-    text: StrictStr = Field(
+    text: Text = Field(
         min_length=1, max_length=MAX_FACT_CHARS, examples=["likes League of Legends"]
     )
     category: FactCategory
@@ -255,7 +249,7 @@ class FactBody(StrictBody):
 class FactPatch(StrictBody):
     """A correction: a new text supersedes the old version, which is kept, closed."""
 
-    text: StrictStr | None = Field(default=None, min_length=1, max_length=MAX_FACT_CHARS)
+    text: Text | None = Field(default=None, min_length=1, max_length=MAX_FACT_CHARS)
     category: FactCategory | None = None
     confidence: StrictFloat | None = Field(default=None, ge=0.0, le=1.0)
     salience: StrictFloat | None = Field(default=None, ge=0.0, le=1.0)

@@ -9,11 +9,13 @@ naming the template, never a silent blank. Variables a template can use:
 ``emotions``
     the labels the character may tag replies with.
 ``viewer_name``
-    the viewer's display name, on one line and at most :data:`MAX_VIEWER_NAME_CHARS` long.
+    the viewer's display name as data: through the prompt fence (:mod:`omoide.fence`), at
+    most :data:`MAX_VIEWER_NAME_CHARS` long and in double quotes (``"Minjun"``).
 ``state``
     ``emotion``, ``emotion_intensity``, ``intensity_word`` ("mild", "moderate", "strong"),
     ``intimacy``, ``intimacy_level`` (a word such as "friend"), ``intimacy_description``
-    (how to treat this viewer), ``recent_topics``, ``turn_count``, ``first_meeting`` and
+    (how to treat this viewer), ``recent_topics`` (taken from the viewer's words, so each
+    is fenced and quoted like the name), ``turn_count``, ``first_meeting`` and
     ``time_since_last_talk`` (words such as "3 days", or ``None`` before the first talk).
 ``reply_language``
     one sentence saying which language to answer in.
@@ -38,8 +40,10 @@ from omoide.character.profile import CharacterProfile
 from omoide.character.state import CharacterState
 from omoide.domain import as_utc
 from omoide.errors import ConfigError, InvalidInput
+from omoide.fence import quoted_name, sanitise_memory_text
 
 MAX_VIEWER_NAME_CHARS: Final = 64
+MAX_PROMPT_TOPIC_CHARS: Final = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,14 +109,12 @@ def describe_elapsed(seconds: float) -> str:
 
 
 def clean_viewer_name(user_name: str) -> str:
-    """The viewer's name on one line and bounded: it is user input inside the prompt."""
+    """The viewer's name as data: fenced, bounded and quoted (it is user input)."""
     if not isinstance(user_name, str):
         raise InvalidInput("user_name must be a string")
-    printable = "".join(char if char.isprintable() else " " for char in user_name)
-    name = " ".join(printable.split())[:MAX_VIEWER_NAME_CHARS].strip()
-    if not name:
+    if not sanitise_memory_text(user_name):
         raise InvalidInput("user_name must not be empty")
-    return name
+    return quoted_name(user_name, MAX_VIEWER_NAME_CHARS)
 
 
 def _reply_language(profile: CharacterProfile) -> str:
@@ -148,7 +150,11 @@ def prompt_variables(
             "intimacy": round(state.intimacy, 2),
             "intimacy_level": level.label,
             "intimacy_description": level.description,
-            "recent_topics": list(state.recent_topics),
+            "recent_topics": [
+                quoted_name(topic, MAX_PROMPT_TOPIC_CHARS)
+                for topic in state.recent_topics
+                if sanitise_memory_text(topic)
+            ],
             "turn_count": state.turn_count,
             "first_meeting": since is None,
             "time_since_last_talk": elapsed,

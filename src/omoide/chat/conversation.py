@@ -7,7 +7,8 @@ it every time: see :mod:`omoide.chat.client`).
 The reply waits for memory retrieval (no language model involved) and for the chat model;
 it never waits for the memory write, which goes through the durable queue. If retrieval
 fails, the reply still comes, without memories, and the failure is logged. If the model
-is unreachable, the stream ends with an error event.
+is unreachable, the stream ends with an error event, and what the viewer said is still
+queued (with no reply, marked ``unanswered`` in its metadata), so it is remembered.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from omoide.character.topics import TopicTracker
 from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
 from omoide.clock import Clock
-from omoide.domain import Scope, as_utc, check_identifier
+from omoide.domain import MetadataValue, Scope, as_utc, check_identifier
 from omoide.errors import BackendError, BackendUnavailable, InvalidInput, OmoideError
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
@@ -41,6 +42,7 @@ from omoide.memory.turns import (
     check_message,
 )
 from omoide.metrics import Metrics
+from omoide.text_rules import check_id, without_refused
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +72,8 @@ class ChatRequest:
     sampling: Sampling = field(default_factory=Sampling)
 
     def __post_init__(self) -> None:
-        check_identifier(self.session_id, name="session_id")
+        check_id(self.user_id, name="user_id")
+        check_id(self.session_id, name="session_id")
         check_identifier(self.user_name, name="user_name")
         check_message(self.message, name="message", allow_empty=False)
         if len(self.message) > MAX_CHAT_MESSAGE_CHARS:
@@ -100,6 +103,8 @@ class DoneEvent:
 class ErrorEvent:
     message: str
     retryable: bool
+    turn_id: str | None = None
+    """The viewer's message, queued without a reply (``None`` when nothing was queued)."""
 
 
 ChatEvent = TokenEvent | DoneEvent | ErrorEvent
@@ -215,13 +220,16 @@ class Conversation:
         except BackendError as exc:
             self._metrics.increment("chat.model_failures")
             logger.warning("chat model failed for %s: %s", prepared.request.scope, exc)
-            yield ErrorEvent(f"the language model failed: {exc}", retryable=_retryable(exc))
+            turn_id = await self._keep_unanswered(prepared)
+            message = f"the language model failed: {exc}"
+            yield ErrorEvent(message, retryable=_retryable(exc), turn_id=turn_id)
             return
         tail = tag_filter.finish()
         if tail:
             pieces.append(tail)
             yield TokenEvent(tail)
-        yield await self._finish(prepared, engine, "".join(pieces).strip(), tag_filter.emotion)
+        reply = without_refused("".join(pieces)).strip()  # a model's text is cleaned, not refused
+        yield await self._finish(prepared, engine, reply, tag_filter.emotion)
 
     async def _finish(
         self, prepared: PreparedChat, engine: EmotionEngine, reply: str, emotion: str | None
@@ -238,7 +246,12 @@ class Conversation:
         await self._states.save(request.scope, state)
         if request.client is None:
             self._history.append(request.scope, request.session_id, request.message, reply)
-        turn_id = await self._enqueue(request, reply, state, topics, prepared.now)
+        # the character's own mood after replying is kept in the metadata only
+        metadata: dict[str, MetadataValue] = {
+            "session_id": request.session_id,
+            "character_emotion": state.emotion,
+        }
+        turn_id = await self._enqueue(request, reply, topics, prepared.now, metadata)
         rendered = prepared.recollection.rendered if prepared.recollection else None
         fact_ids = rendered.fact_ids if rendered else ()
         episode_ids = rendered.episode_ids if rendered else ()
@@ -251,25 +264,35 @@ class Conversation:
             turn_id=turn_id,
         )
 
+    async def _keep_unanswered(self, prepared: PreparedChat) -> str | None:
+        """The model failed: queue what the viewer said, with no reply, so it is remembered
+        (a partial reply is not kept: the viewer never saw it whole)."""
+        request = prepared.request
+        tracker = TopicTracker.for_profile(prepared.character.profile)
+        topics = tracker.extract(request.message, "", viewer_name=request.user_name)
+        metadata: dict[str, MetadataValue] = {"session_id": request.session_id}
+        return await self._enqueue(
+            request, "", topics, prepared.now, metadata | {"unanswered": True}
+        )
+
     async def _enqueue(
         self,
         request: ChatRequest,
         reply: str,
-        state: CharacterState,
         topics: tuple[str, ...],
         now: datetime,
+        metadata: dict[str, MetadataValue],
     ) -> str | None:
         """Queue the exchange with this turn's own topics (never the session's recent ones).
 
-        The turn's emotion is the viewer's, read from their message by the write path; the
-        character's own mood after replying is kept in the metadata only."""
+        The turn's emotion is the viewer's, read from their message by the write path."""
         turn = TurnInput(
             scope=request.scope,
             user_message=request.message,
             bot_message=reply,
             state=TurnState("neutral", 0.0, topics[:MAX_TOPICS]),
             timestamp=now,
-            metadata={"session_id": request.session_id, "character_emotion": state.emotion},
+            metadata=metadata,
             user_name=request.user_name,
         )
         (accepted,) = await self._queue.put([turn])

@@ -100,7 +100,10 @@ def _remembered(system_prompt: str, said: str) -> str | None:
     if block is None:
         return None
     said_words = {word.lower() for word in _WORD.findall(said)}
-    bullets = [_PARENTHESISED.sub("", bullet).strip() for bullet in _BULLET.findall(block.group(1))]
+    bullets = [
+        _PARENTHESISED.sub("", bullet).strip().strip('"')
+        for bullet in _BULLET.findall(block.group(1))
+    ]
     if not bullets:
         return None
     overlaps = [len(said_words & {word.lower() for word in _WORD.findall(b)}) for b in bullets]

@@ -56,6 +56,7 @@ from omoide.memory.fact_updates import (
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
+from omoide.text_rules import check_text
 
 MAX_FACT_CHARS = 500
 
@@ -404,4 +405,4 @@ def check_fact_text(text: str) -> str:
         raise InvalidInput("fact text must not be empty")
     if len(text) > MAX_FACT_CHARS:
         raise InvalidInput(f"fact text is longer than {MAX_FACT_CHARS} characters")
-    return text.strip()
+    return check_text(text, name="fact text").strip()

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from omoide.domain import Scope, TurnInput, TurnState
+from omoide.text_rules import without_refused
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +43,26 @@ def turn_to_json(turn: TurnInput) -> dict[str, Any]:
 
 
 def turn_from_json(data: dict[str, Any]) -> TurnInput:
+    """The queued turn; text a turn queued before the text rule may hold is cleaned, not
+    refused (it was accepted once, and a refused turn would block the queue)."""
     timestamp = data["timestamp"]
+    topics = tuple(without_refused(topic, one_line=True) for topic in data["topics"])
+    metadata = {
+        without_refused(key, one_line=True): without_refused(value)
+        if isinstance(value, str)
+        else value
+        for key, value in data["metadata"].items()
+        if without_refused(key, one_line=True)
+    }
     return TurnInput(
         scope=Scope(data["character_id"], data["user_id"]),
-        user_message=data["user_message"],
-        bot_message=data["bot_message"],
-        state=TurnState(data["emotion"], data["emotion_intensity"], tuple(data["topics"])),
+        user_message=without_refused(data["user_message"]),
+        bot_message=without_refused(data["bot_message"]),
+        state=TurnState(
+            without_refused(data["emotion"], one_line=True), data["emotion_intensity"], topics
+        ),
         timestamp=datetime.fromisoformat(timestamp) if timestamp else None,
-        metadata=data["metadata"],
+        metadata=metadata,
         force_store=data["force_store"],
         importance=data["importance"],
         user_name=data["user_name"],

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from omoide.character.profile import CharacterProfile
+from omoide.fence import sanitise_memory_text
 from omoide.llm.base import ChatMessage
 from omoide.stream.records import DiaryReason, DiaryWindow
 from omoide.stream.summaries import window_lines
@@ -75,7 +76,7 @@ def digest_text(window: DiaryWindow, *, max_chars: int) -> str:
         entry = comment.entry
         line = json.dumps(
             {
-                "viewer": entry.display_name,
+                "viewer": sanitise_memory_text(entry.display_name),
                 "comment": entry.text[:SAMPLE_COMMENT_CHARS],
                 "you_replied": None if entry.reply is None else entry.reply[:SAMPLE_COMMENT_CHARS],
             },

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from omoide.domain import as_utc, check_identifier
+from omoide.domain import as_utc
 from omoide.errors import InvalidInput
 from omoide.memory.turns import check_message
+from omoide.text_rules import check_id, check_text, moment_problem
 
 MAX_DISPLAY_NAME_CHARS: Final = 100
 MAX_PLATFORM_CHARS: Final = 64
@@ -27,9 +28,7 @@ def _check_label(value: object, *, name: str, limit: int) -> str:
         raise InvalidInput(f"{name} must be a non-empty string")
     if len(value) > limit:
         raise InvalidInput(f"{name} is longer than {limit} characters")
-    if "\x00" in value:
-        raise InvalidInput(f"{name} must not contain NUL characters")
-    return value.strip()
+    return check_text(value, name=name, one_line=True).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,13 +47,16 @@ class StreamEvent:
     reply: str | None = None
 
     def __post_init__(self) -> None:
-        check_identifier(self.viewer_id, name="viewer_id")
+        check_id(self.viewer_id, name="viewer_id")
         name = _check_label(self.display_name, name="display_name", limit=MAX_DISPLAY_NAME_CHARS)
         object.__setattr__(self, "display_name", name)
         check_message(self.text, name="text", allow_empty=False)
         if not isinstance(self.time, datetime):
             raise InvalidInput("time must be a datetime")
         object.__setattr__(self, "time", as_utc(self.time, name="time"))
+        problem = moment_problem(self.time)
+        if problem is not None:
+            raise InvalidInput(f"time {problem}")
         platform = _check_label(self.platform, name="platform", limit=MAX_PLATFORM_CHARS)
         object.__setattr__(self, "platform", platform)
         if self.reply is not None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from omoide.domain import Fact, FactCategory
+from omoide.fence import quoted, sanitise_memory_text
 from omoide.stream.records import DiaryReason, DiaryWindow, ViewerBatch
 
 STRUCTURED_VIEWER_PREFIX: Final = "Structured summary (no language model was used)."
@@ -54,7 +55,7 @@ def facts_by_category(facts: Sequence[Fact]) -> str:
 
 
 def structured_viewer_summary(batch: ViewerBatch, facts: Sequence[Fact]) -> str:
-    name = batch.display_name
+    name = quoted(sanitise_memory_text(batch.display_name))
     lines = [
         f"{STRUCTURED_VIEWER_PREFIX} {name} has written {batch.messages_seen} comments in "
         "streams so far."
@@ -89,7 +90,10 @@ def window_lines(window: DiaryWindow) -> list[str]:
     if moods:
         lines.append(f"Moods and signals: {_ranked(moods)}.")
     if window.learned:
-        learned = "; ".join(f"{fact.display_name} {_quote(fact.text)}" for fact in window.learned)
+        learned = "; ".join(
+            f"{quoted(sanitise_memory_text(fact.display_name))} {_quote(fact.text)}"
+            for fact in window.learned
+        )
         lines.append(f"Learned: {learned}.")
     return lines
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from omoide.domain import Fact
+from omoide.fence import sanitise_memory_text
 from omoide.llm.base import ChatMessage
 from omoide.memory.extraction_llm import parse_fact_reply
 from omoide.memory.extraction_values import FactDecision
@@ -74,7 +75,7 @@ def viewer_batch_messages(batch: ViewerBatch, existing: Sequence[Fact]) -> list[
     ]
     known = [{"id": f.id, "category": f.category.value, "fact": f.text} for f in existing]
     data = {
-        "viewer_name": batch.display_name,
+        "viewer_name": sanitise_memory_text(batch.display_name),
         "comments": comments,
         "known_facts": known,
         "previous_summary": batch.previous.text if batch.previous else None,

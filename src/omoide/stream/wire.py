@@ -24,6 +24,7 @@ from omoide.stream.events import StreamEvent, events_from_json
 from omoide.stream.ingest import IngestReport
 from omoide.stream.records import ViewerSummaryRecord
 from omoide.stream.service import StreamEnd
+from omoide.wire_types import Identifier, Label, Moment, Text
 
 ProfileJson = str | list[str] | None
 MAX_EVENTS_PER_REQUEST = 5000
@@ -34,12 +35,12 @@ class StreamEventIn(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    viewer_id: str
-    display_name: str | None = None
-    text: str
-    time: datetime
-    platform: str | None = None
-    reply: str | None = None
+    viewer_id: Identifier
+    display_name: Label | None = None
+    text: Text
+    time: Moment
+    platform: Label | None = None
+    reply: Text | None = None
 
 
 class EventsIn(BaseModel):

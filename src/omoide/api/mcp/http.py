@@ -15,7 +15,7 @@ from fastapi import Request
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from omoide.api.auth import Caller
+from omoide.api.auth import Caller, is_local_request
 from omoide.api.dependencies import check_character, get_service
 from omoide.api.errors import handle_omoide_error
 from omoide.api.mcp.tools import build_mcp_server
@@ -56,8 +56,10 @@ class KeyChecked:
         request = Request(scope, receive)
         try:
             service = get_service(request)
-            client = request.client.host if request.client is not None else None
-            caller = await service.keys.identify(key_from(request), client)
+            peer = request.client.host if request.client is not None else None
+            trusted = service.built.settings.forwarded_allow_ips
+            local = is_local_request(peer, request.headers.items(), trusted)
+            caller = await service.keys.identify(key_from(request), local=local)
         except OmoideError as exc:
             response = await handle_omoide_error(request, exc)
             await response(scope, receive, send)
