@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         total = run["summary"]["total"]["all"]
         sys.stdout.write(
             f"{name}: omoide {total['omoide %']} % recalled, {total['leaks']} leaks, "
+            f"{total['stale']} stale, "
             f"{total['over budget']} over budget; bm25-only {total['bm25-only %']} %, "
             f"vector-only {total['vector-only %']} %\n"
         )

@@ -17,6 +17,7 @@ SUMMARY_HEADER = (
     "n",
     "omoide %",
     "leaks",
+    "stale",
     "over budget",
     "bm25-only %",
     "vector-only %",
@@ -50,8 +51,9 @@ def header_section(document: Mapping[str, Any]) -> list[str]:
         "Each case is one viewer's weeks of talk with a character, stored turn by turn in a "
         "fresh embedded omoide (no LLM), then a probe where a friend would bring one thing "
         "up. `omoide`: an expected key is in the memory section `retrieve_context` renders; "
-        "`leaks`: sections holding another scope's marker (or a replaced value that must not "
-        "appear); `over budget`: sections over the token budget. Baselines rank the same "
+        "`leaks`: sections holding another viewer's or character's marker (isolation cases); "
+        "`stale`: sections showing a value the viewer later replaced or corrected (update and "
+        "correction cases); `over budget`: sections over the token budget. Baselines rank the same "
         "stored episodes of the viewer by the store's keyword search alone (`bm25-only`) or "
         "vector search alone (`vector-only`) and count a key in the top-5 user messages. "
         "`target stored`: cases whose key is in some stored episode. Tune on `dev`; report "
@@ -68,6 +70,7 @@ def summary_rows(summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list
             row["n"],
             row["omoide %"],
             row["leaks"],
+            row.get("stale", "-"),
             row["over budget"],
             row["bm25-only %"],
             row["vector-only %"],

@@ -36,7 +36,8 @@ def _tally(results: Sequence[CaseResult]) -> dict[str, Any]:
         "n": n,
         **{f"{name} recalled": count for name, count in found.items()},
         **{f"{name} %": round(100 * count / n, 1) if n else 0.0 for name, count in found.items()},
-        "leaks": sum(bool(r.leaked) for r in results),
+        "leaks": sum(bool(r.leaked) for r in results if r.kind == "isolation"),
+        "stale": sum(bool(r.leaked) for r in results if r.kind != "isolation"),
         "over budget": sum(r.over_budget for r in results),
         "target stored": sum(r.target_stored for r in results),
     }
