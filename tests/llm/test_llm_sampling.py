@@ -45,7 +45,7 @@ def test_unset_parameters_are_not_sent() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        ChatOptions(top_p=0.0),
+        ChatOptions(top_p=-0.1),
         ChatOptions(top_p=1.5),
         ChatOptions(stop=("a", "b", "c", "d", "e")),
         ChatOptions(stop=("",)),
@@ -55,3 +55,9 @@ def test_unset_parameters_are_not_sent() -> None:
 def test_out_of_range_parameters_are_refused(options: ChatOptions) -> None:
     with pytest.raises(InvalidInput):
         check_chat_request(HELLO, options)
+
+
+@pytest.mark.parametrize("top_p", [0.0, 1.0])
+def test_top_p_takes_openais_whole_range(top_p: float) -> None:
+    # SillyTavern's slider goes down to 0, which OpenAI accepts
+    check_chat_request(HELLO, ChatOptions(top_p=top_p))

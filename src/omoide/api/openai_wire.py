@@ -63,7 +63,7 @@ class CompletionBody(BaseModel):
     stream: bool = False
     user: str | None = Field(default=None, description="The viewer id (else X-Omoide-User)")
     temperature: float | None = Field(default=None, ge=0, le=2)
-    top_p: float | None = Field(default=None, gt=0, le=1)
+    top_p: float | None = Field(default=None, ge=0, le=1)
     max_tokens: int | None = Field(default=None, ge=1)
     max_completion_tokens: int | None = Field(default=None, ge=1)
     stop: str | list[str] | None = None

@@ -35,8 +35,8 @@ def check_chat_request(messages: Sequence[ChatMessage], options: ChatOptions) ->
 
 def _check_sampling(options: ChatOptions) -> None:
     top_p = options.top_p
-    if top_p is not None and not (isinstance(top_p, int | float) and 0 < top_p <= 1):
-        raise InvalidInput(f"top_p must be a number in (0, 1] (got {top_p!r})")
+    if top_p is not None and not (isinstance(top_p, int | float) and 0 <= top_p <= 1):
+        raise InvalidInput(f"top_p must be a number in [0, 1] (got {top_p!r})")
     if len(options.stop) > MAX_STOP_SEQUENCES:
         raise InvalidInput(f"stop takes at most {MAX_STOP_SEQUENCES} sequences")
     if any(not isinstance(stop, str) or not stop for stop in options.stop):
