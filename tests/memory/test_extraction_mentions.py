@@ -149,3 +149,25 @@ def test_a_message_saying_it_misspoke_corrects_with_the_fact_it_states() -> None
 def test_one_message_corrects_one_fact() -> None:
     found = find_facts("my bad, my sister lives in Austin. and my cat is called Pickles")
     assert sum(c.corrects for c in found) == 1
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("편의점 야간 알바 뛰어요", "드디어 취업했어요!! 은행 창구 직원"),
+        ("在电子厂上班，天天加班", "我辞职了，现在在老家开了个面馆"),
+        ("I'm a cashier at a grocery store", "finally got a job at the library, starting monday"),
+    ],
+)
+def test_a_viewer_saying_their_work_changed_replaces_what_they_did(before: str, after: str) -> None:
+    (old,) = find_facts(before)
+    home = _fact("home", find_facts("I live in Leeds")[0], at=START + timedelta(days=2))
+    known = [_fact("work", old, at=START), home]
+    (decision,) = decide(find_facts(after), known)
+    assert (decision.action, decision.target_fact_id) == ("update", "work")
+
+
+def test_more_work_told_without_a_change_is_added_beside_it() -> None:
+    (old,) = find_facts("편의점 야간 알바 뛰어요")
+    (decision,) = decide(find_facts("주말엔 카페 알바도 해요"), [_fact("work", old)])
+    assert decision.action == "add"

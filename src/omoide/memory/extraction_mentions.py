@@ -53,7 +53,6 @@ from omoide.memory.extraction_vocab import (
     ZH_RELATIVES,
     words,
 )
-from omoide.memory.facets import Facet
 from omoide.memory.fact_text import KINDS, object_key, viewer_text
 from omoide.memory.lexicon import Lexicon, alternatives
 
@@ -114,25 +113,51 @@ _PEOPLE_WORDS = Lexicon(
     )
     if word not in _NOT_PETS_ALONE
 )
+_STUDENTS = frozenset(
+    alternatives(
+        words(
+            "student intern 학생 대학생 고등학생 중학생 대학원생 취준생 고3 고2 고1 재수생 수험생"
+        ),
+        words(
+            "学生 大学生 高校生 中学生 大学院生 就活生 受験生 浪人生 看護学生 高中生 初中生 研究生"
+        ),
+        words("博士生 高三学生 考生"),
+    )
+)
+_WORK_WORDS = Lexicon(
+    [
+        *(
+            word
+            for word in alternatives(EN_JOBS, KO_JOBS, JA_JOBS, ZH_JOBS)
+            if word not in _STUDENTS
+        ),
+        *alternatives(
+            words(
+                "retired 취업 알바 직장 퇴사 이직 은퇴 영업직 就職 転職 退職 勤め 定年 辞职 上班"
+            ),
+        ),
+    ]
+)
+_WORK = (
+    r"\b(?:work\s+(?:as|at|in)|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job"
+    r"|quit\s+my\s+job)\b|开了(?:个|一家)\S{0,6}店"
+    # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
+    r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
+    r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"
+)
 _IDENTITY_WORDS = Lexicon(
     alternatives(
-        EN_JOBS,
-        KO_JOBS,
-        JA_JOBS,
-        ZH_JOBS,
-        words("college university uni grad freshman sophomore junior senior retired"),
-        words("대학 대학교 대학원 학과 전공 학년 출신 취업 알바 직장 퇴사 이직 은퇴 영업직 인턴"),
-        words("大学 専攻 学部 年生 出身 就職 転職 退職 勤め 定年 专业 年级 来自 老家 辞职 上班"),
+        words(" ".join(sorted(_STUDENTS))),
+        words("college university uni grad freshman sophomore junior senior"),
+        words(
+            "대학 대학교 대학원 학과 전공 학년 출신 大学 専攻 学部 年生 出身 专业 年级 来自 老家"
+        ),
         words("大一 大二 大三 大四 高一 高二 高三 初一 初二 初三"),
     )
 )
 _IDENTITY = (
-    r"\b(?:high\s?school|grad\s+school|nursing\s+school|work\s+(?:as|at|in)|(?-i:from\s+[A-Z]\w+)"
-    r"|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job|quit\s+my\s+job)\b"
-    r"|에서\s?왔|から来|开了(?:个|一家)\S{0,6}店"
-    # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
-    r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
-    r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"
+    r"\b(?:high\s?school|grad\s+school|nursing\s+school|(?-i:from\s+[A-Z]\w+))\b"
+    r"|에서\s?왔|から来"
 )
 _STYLE = (
     r"\b(?:(?:reply|replies|answer|answers|talk|keep\s+it)\s+(?:short|casual|brief|simple)"
@@ -154,13 +179,15 @@ def _reader(words: Lexicon | None, pattern: str | None) -> _Reader:
     return words, None if pattern is None else re.compile(pattern, re.IGNORECASE)
 
 
-_TOLD: tuple[tuple[Facet, _Reader], ...] = (
-    (Facet.PLANS, _reader(_EVENT_WORDS, None)),
-    (Facet.HEALTH, _reader(None, _HEALTH)),
-    (Facet.PEOPLE, _reader(_PEOPLE_WORDS, None)),
-    (Facet.IDENTITY, _reader(_IDENTITY_WORDS, _IDENTITY)),
-    (Facet.STYLE, _reader(None, _STYLE)),
-    (Facet.LIKES, _reader(None, _LIKES)),
+_TOLD: tuple[tuple[str, _Reader], ...] = (
+    # the kind of fact (``fact_text.KINDS``) and what names its group, tried in this order
+    ("told_plans", _reader(_EVENT_WORDS, None)),
+    ("told_health", _reader(None, _HEALTH)),
+    ("told_people", _reader(_PEOPLE_WORDS, None)),
+    ("told_work", _reader(_WORK_WORDS, _WORK)),
+    ("told_identity", _reader(_IDENTITY_WORDS, _IDENTITY)),
+    ("told_style", _reader(None, _STYLE)),
+    ("told_likes", _reader(None, _LIKES)),
 )
 _NOT_ABOUT_PETS = re.compile(
     r"\b(?:hot\s?dogs?|corn\s?dogs?|dog[- ]tired|underdog|top\s?dog|cat\s?walk|copycat)\b"
@@ -176,7 +203,10 @@ _ADDRESSED = re.compile(
 )
 _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
-    r"|^\s*(?:[\w'-]+\s+){1,3}here\b",  # "retired nurse here": a chat self-introduction
+    r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
+    # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
+    r"|^\s*(?:(?:finally|just|so|ok\s+so)\s+)?(?:got|started|quit|moved|finished|passed|joined"
+    r"|left|switched|adopted|bought)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -191,9 +221,23 @@ _CORRECTION = re.compile(
 _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
-_EVERY_WORD = Lexicon(word for _f, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
+CHANGING_KINDS: dict[str, frozenset[str]] = {
+    "told_work": frozenset({"told_work", "job", "workplace"})
+}
+"""Kinds of told facts a viewer's change replaces ("finally got a job", "辞职了", "転職した"),
+and the kinds of fact (slot prefixes) each replaces: what they did for a living."""
+_CHANGE = re.compile(
+    r"\b(?:switched|changed|quit|no\s+longer|anymore|finally|new\s+job|got\s+(?:a|the)\s+job"
+    r"|got\s+hired|now\s+i'?m|these\s+days)\b"
+    r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격"
+    r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した"
+    r"|终于|辞职|换了|不再|现在是|改成|跳槽|不干了",
+    re.IGNORECASE,
+)
+"""A viewer saying something of theirs changed: the new fact replaces the old one."""
+_EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
-    "|".join(f"(?:{pattern.pattern})" for _f, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
+    "|".join(f"(?:{pattern.pattern})" for _k, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
 )
 
 
@@ -229,13 +273,13 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
         return []
     corrects = says_misspoke(read)
-    for facet, reader in _TOLD:
+    for kind, reader in _TOLD:
         word = _told_word(reader, read)
-        if word is None or (facet is Facet.PLANS and not _FUTURE.search(read)):
+        if word is None or (kind == "told_plans" and not _FUTURE.search(read)):
             continue
-        return _candidate(facet, word, viewer_text(text))
+        return _candidate(kind, word, viewer_text(text), changes=_CHANGE.search(read) is not None)
     # a correction naming nothing of a group: typed as what it corrects (``decide``)
-    return _candidate(Facet.SITUATION, "", viewer_text(text)) if corrects else []
+    return _candidate("told_situation", "", viewer_text(text), changes=False) if corrects else []
 
 
 def _about_the_viewer(text: str) -> bool:
@@ -244,22 +288,23 @@ def _about_the_viewer(text: str) -> bool:
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 
 
-def told_slot(facet: Facet, text: str) -> str:
-    """The slot of a fact of ``facet`` told in passing as ``text``: one per sentence."""
-    return f"told_{facet.value}:{object_key(text)[:MAX_SLOT_KEY]}"
+def told_slot(kind: str, text: str) -> str:
+    """The slot of a fact of ``kind`` told in passing as ``text``: one per sentence."""
+    return f"{kind}:{object_key(text)[:MAX_SLOT_KEY]}"
 
 
-def _candidate(facet: Facet, word: str, text: str) -> list[FactCandidate]:
+def _candidate(kind_key: str, word: str, text: str, *, changes: bool) -> list[FactCandidate]:
     if not object_key(text):
         return []
-    kind = KINDS[f"told_{facet.value}"]
+    kind = KINDS[kind_key]
     candidate = FactCandidate(
         text=text,
         category=kind.category,
         confidence=TOLD_CONFIDENCE,
         salience=kind.salience,
         trust=TrustState.STATED,
-        slot=told_slot(facet, text),
+        slot=told_slot(kind_key, text),
         terms=(word.strip(),) if word.strip() else (),
+        changes=changes and kind_key in CHANGING_KINDS,
     )
     return [candidate]

@@ -30,7 +30,13 @@ from dataclasses import replace
 from omoide.domain import Fact, TrustState
 from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
-from omoide.memory.extraction_mentions import may_tell, says_misspoke, told_facts, told_slot
+from omoide.memory.extraction_mentions import (
+    CHANGING_KINDS,
+    may_tell,
+    says_misspoke,
+    told_facts,
+    told_slot,
+)
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of
@@ -216,6 +222,9 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
     if candidate.corrects and open_facts:  # find_facts marks at most one per message
         corrected = _corrected(candidate, open_facts)
         return FactDecision("update", _correcting(candidate, corrected), corrected.id)
+    replaced = _replaced(candidate, open_facts)
+    if replaced is not None:
+        return FactDecision("update", candidate, replaced.id)
     for action in ("confirm", "update"):
         for fact in open_facts:
             if _slot_action(candidate, fact) == action:
@@ -240,6 +249,15 @@ def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
     return max(facts, key=lambda fact: (alike(fact), fact.recorded_at, fact.id))
 
 
+def _replaced(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
+    """The fact a viewer's change replaces ("finally got a job": what they did before)."""
+    if not candidate.changes or candidate.slot is None:
+        return None
+    kinds = CHANGING_KINDS.get(slot_parts(candidate.slot)[0], frozenset())
+    same = [fact for fact in facts if fact.slot and slot_parts(fact.slot)[0] in kinds]
+    return _corrected(candidate, same) if same else None
+
+
 def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:
     """``candidate`` (a viewer's "I meant...") typed as the fact it corrects."""
     facet = facet_of(corrected)
@@ -247,7 +265,7 @@ def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:
         candidate,
         category=corrected.category,
         salience=max(candidate.salience, corrected.salience),
-        slot=told_slot(facet, candidate.text),
+        slot=told_slot(f"told_{facet.value}", candidate.text),
         corrects=False,
     )
 

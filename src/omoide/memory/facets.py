@@ -63,6 +63,7 @@ _BY_SLOT: dict[str, Facet] = {
     **dict.fromkeys(("situation", "care"), Facet.SITUATION),
     "style": Facet.STYLE,
     **{f"told_{facet.value}": facet for facet in Facet},
+    "told_work": Facet.IDENTITY,
 }
 """Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""
 

@@ -84,6 +84,7 @@ _KIND_LIST = (
     Kind("situation", _EMOTION, 0.65, "object"),
     # told in passing (omoide.memory.extraction_mentions): one per profile group
     Kind("told_identity", _PERSONAL, 0.55, "object"),
+    Kind("told_work", _PERSONAL, 0.6, "object"),
     Kind("told_people", _PERSONAL, 0.6, "object"),
     Kind("told_likes", _P, 0.5, "object"),
     Kind("told_health", _PERSONAL, 0.7, "object"),
