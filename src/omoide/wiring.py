@@ -452,6 +452,7 @@ async def build(
             states=states,
             history=history,
             log=growth,
+            identity=growth,
             files=local_files(store, queue, states, growth),
             caches=[query_embedder],
         ),

@@ -3,9 +3,11 @@
 :func:`write_everywhere` sends one viewer's marker through REST turns, the chat route
 (its reply quotes the viewer), a turn left in the queue, stream comments (stored as
 episodes, logged, summarised by the scripted model into facts and a rolling summary that
-quote the viewer) and two diary entries that quote them (one written by the scripted
-model, one structured). Other viewers talk about :data:`KEPT` in the same streams, so a
-forget that deletes a whole diary entry instead of redacting it is caught too.
+quote the viewer), two diary entries that quote them (one written by the scripted
+model, one structured) and the identity changes the scripted model proposes after its
+diary entry, which quote them too (:func:`approve_identity` makes one a version). Other
+viewers talk about :data:`KEPT` in the same streams, so a forget that deletes a whole
+diary entry instead of redacting it is caught too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from omoide.llm.base import ChatMessage
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
+from omoide.stream.evolution import IDENTITY_TASK
 from omoide.stream.service import open_stream_service
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 from omoide.wiring import Omoide
@@ -34,7 +37,7 @@ VIEWER = "mo-7"
 NAME = "Mo"
 SCOPE = Scope(CHARACTER, VIEWER)
 QUOTE = f"I adore {MARKER} plushies so much"
-STREAM_CONFIG = StreamConfig(diary_every=6, viewer_min_llm_comments=1, evolve_identity=False)
+STREAM_CONFIG = StreamConfig(diary_every=6, viewer_min_llm_comments=1, evolve_identity=True)
 STORE_TIMEOUT_SECONDS = 30.0
 
 
@@ -55,11 +58,22 @@ def respond(messages: Sequence[ChatMessage]) -> str:
             "target": None,
         }
         return json.dumps({"facts": [fact], "summary": f'{name} said "{said}".'})
+    if system.startswith(IDENTITY_TASK):
+        return json.dumps(identity_diff(messages[1].content))
     if system.startswith(DIARY_TASK):
         entry = f'Tonight {NAME} told me "{QUOTE}", and everyone built things in {KEPT}.'
         return json.dumps({"entry": entry, "mood": "happy", "topics": [MARKER, KEPT]})
     said = messages[-1].content
     return f"You said {said!r}? I will remember that! [EMOTION:happy]"
+
+
+def identity_diff(prompt: str) -> dict[str, object]:
+    """A list item and a sentence of prose, each quoting the viewer."""
+    definition = json.loads(prompt.split("\n", 1)[1].split("\n\nYour diary entry:")[0])
+    return {
+        "likes": [*definition["likes"], f"{MARKER} plushies, ever since {NAME} told me"],
+        "speaking_style": f'{definition["speaking_style"]} Sometimes says "{QUOTE}".',
+    }
 
 
 def model() -> ScriptedChatModel:
@@ -95,6 +109,16 @@ async def stream_with_model(built: Omoide) -> None:
         await service.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
     finally:
         await service.aclose()
+
+
+async def approve_identity(api: Api) -> list[dict[str, object]]:
+    """Approve the first proposed identity change (it becomes a version); the pending."""
+    path = f"/v1/characters/{CHARACTER}/identity/pending"
+    pending = (await api.client.get(path)).json()["changes"]
+    assert pending and MARKER in str(pending), "the scripted model proposed a change"
+    approved = await api.client.post(f"{path}/{pending[0]['id']}/approve")
+    assert approved.status_code == 200, approved.text
+    return list(pending[1:])
 
 
 async def write_through_api(api: Api) -> None:

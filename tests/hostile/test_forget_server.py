@@ -25,6 +25,7 @@ from tests.hostile.forget_paths import (
     KEPT,
     MARKER,
     VIEWER,
+    approve_identity,
     files_holding,
     model,
     queue_a_turn,
@@ -118,11 +119,13 @@ async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
     finally:
         await built.aclose()
     async with running_api(settings, chat_model=chat_model, embedder=EMBEDDER) as api:
+        await approve_identity(api)
         await write_through_api(api)
         await queue_a_turn(api)
         before = await tables_holding(url, namespace)
         assert {"episodes", "facts", "stream_comments", "viewer_summaries"} <= set(before)
         assert {"queued_turns", "stream_facts"} <= set(before)
+        assert {"identity_versions", "identity_changes"} <= set(before)
 
         response = await api.client.delete(VIEWER_PATH)
         assert response.status_code == 200, response.text
@@ -132,4 +135,4 @@ async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
     assert await tables_holding(url, namespace) == {}
     assert await payloads_holding(servers.qdrant_url, namespace) == {}
     assert files_holding(data) == {}
-    assert response.json()["queued_turns"] == 1
+    assert response.json()["queued_turns"] == 1 and response.json()["redacted_identity"] >= 2

@@ -228,6 +228,27 @@ async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthS
     assert await growth.latest_version("aoi") is None
 
 
+@pytest.mark.anyio
+async def test_identity_texts_are_rewritten_in_place(growth: GrowthStore) -> None:
+    profile = (await CharacterLibrary([]).load("haru")).profile
+    liked = profile.model_copy(update={"likes": ("Zorbla plushies",)})
+    changes = (FieldChange("likes", profile.likes, liked.likes),)
+    version = IdentityVersion("haru", 1, liked, changes, "approved ch1", START, "d1", "ch1")
+    other = replace(version, character_id="aoi")
+    change = PendingChange("ch1", "haru", None, changes, (RefusedField("x", "Zorbla"),), START)
+    for each in (version, other):
+        await growth.add_version(each)
+    await growth.add_change(change)
+    plain = profile.model_copy(update={"likes": ("plushies",)})
+    kept = (FieldChange("likes", profile.likes, plain.likes),)
+    rewritten = replace(version, profile=plain, changes=kept, reason="approved")
+    redacted = replace(change, changes=kept, refused=(RefusedField("x", "gone"),))
+    await growth.rewrite_identity([rewritten], [redacted])
+    assert await growth.list_versions("haru") == [rewritten]
+    assert await growth.list_versions("aoi") == [other], "matched by character and number"
+    assert await growth.get_change("haru", "ch1") == redacted
+
+
 def protocol_methods() -> dict[str, Callable[..., object]]:
     """Every method of GrowthStore and the Protocols it joins."""
     methods: dict[str, Callable[..., object]] = {}

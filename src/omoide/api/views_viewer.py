@@ -106,6 +106,14 @@ class ViewerExportOut(ExportOut):
         "viewer; their text is about others too and is not shown here. Forgetting the "
         "viewer takes the viewer's words out of them"
     )
+    quoted_in_versions: list[int] = Field(
+        description="Numbers of the character's identity versions that quote the viewer "
+        "(not shown, redacted by forgetting, as quoted_in)"
+    )
+    quoted_in_changes: list[str] = Field(
+        description="Ids of the character's proposed identity changes that quote the viewer "
+        "(not shown, redacted by forgetting, as quoted_in)"
+    )
 
     @classmethod
     def of_viewer(cls, export: ViewerExport) -> ViewerExportOut:
@@ -120,6 +128,8 @@ class ViewerExportOut(ExportOut):
             },
             stream=StreamDataOut.of(export.stream),
             quoted_in=list(export.quoted_in),
+            quoted_in_versions=list(export.quoted_in_versions),
+            quoted_in_changes=list(export.quoted_in_changes),
         )
 
 
@@ -133,6 +143,10 @@ class ViewerForgetOut(ForgetOut):
     redacted_memories: int = Field(
         description="The character's own memories (diary entries) the viewer's words were "
         "taken out of"
+    )
+    redacted_identity: int = Field(
+        description="The character's identity versions and proposed changes the viewer's "
+        "words were taken out of"
     )
 
     @classmethod
@@ -149,4 +163,5 @@ class ViewerForgetOut(ForgetOut):
             stream_facts=report.stream_facts,
             stream_summaries=report.stream_summaries,
             redacted_memories=report.redacted_memories,
+            redacted_identity=report.redacted_identity,
         )

@@ -112,8 +112,18 @@ class ChangeStore(Protocol):
         ...
 
 
-class IdentityStore(IdentityVersionStore, ChangeStore, Protocol):
-    """Both halves, as one backend provides them."""
+class IdentityRewriter(Protocol):
+    async def rewrite_identity(
+        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
+    ) -> None:
+        """Overwrite the texts (profile, diff, reason; diff, refusals) of stored versions and
+        changes, matched by character and number or id, in one transaction (forgetting a
+        viewer takes their words out of them; nothing else is ever rewritten)."""
+        ...
+
+
+class IdentityStore(IdentityVersionStore, ChangeStore, IdentityRewriter, Protocol):
+    """All three, as one backend provides them."""
 
 
 def value_to_json(value: ProfileValue) -> str | list[str] | None:
@@ -152,6 +162,16 @@ def refused_to_json(refused: Sequence[RefusedField]) -> str:
 
 def refused_from_json(text: str) -> tuple[RefusedField, ...]:
     return tuple(RefusedField(str(row["field"]), str(row["reason"])) for row in json.loads(text))
+
+
+def version_texts(version: IdentityVersion) -> tuple[str, str, str]:
+    """The texts of a stored version: its profile and diff as JSON, and its reason."""
+    return profile_to_json(version.profile), changes_to_json(version.changes), version.reason
+
+
+def change_texts(change: PendingChange) -> tuple[str, str]:
+    """The texts of a stored change: its diff and refusals as JSON."""
+    return changes_to_json(change.changes), refused_to_json(change.refused)
 
 
 def profile_to_json(profile: CharacterProfile) -> str:

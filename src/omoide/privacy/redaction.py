@@ -71,8 +71,8 @@ class Redactor:
         self._phrases = frozenset(phrase for phrase in phrases if phrase)
         self._lengths = sorted({len(phrase) for phrase in self._phrases}, reverse=True)
 
-    def redact(self, text: str) -> str:
-        """``text`` with every run of the viewer's words replaced by :data:`REDACTED`."""
+    def redact(self, text: str, *, mark: str = REDACTED) -> str:
+        """``text`` with every run of the viewer's words replaced by ``mark``."""
         spans = [match.span() for match in _WORD.finditer(text)]
         marked = self._marked([text[start:end].casefold() for start, end in spans])
         if not any(marked):
@@ -85,7 +85,7 @@ class Redactor:
             last = index
             while last + 1 < len(spans) and marked[last + 1]:
                 last += 1
-            pieces += [text[cursor : spans[index][0]], REDACTED]
+            pieces += [text[cursor : spans[index][0]], mark]
             cursor, index = spans[last][1], last + 1
         return "".join([*pieces, text[cursor:]])
 

@@ -13,9 +13,10 @@ What a viewer leaves, and where (forget removes all of it; export shows all of i
 * the character's state for the viewer, and the chat sessions' short-term history;
 * the stream log: their comments, the facts noted from them, their rolling summary and
   their work row;
-* text derived from them in the character's own memories (diary entries): not deleted,
-  since it is about everyone, but their words are taken out by
-  :mod:`omoide.privacy.redaction`.
+* text derived from them in the character's own memories (diary entries) and in its
+  identity history (versions and proposed changes that quote them): not deleted, since
+  it is about everyone, but their words are taken out by :mod:`omoide.privacy.redaction`
+  (and, keeping every profile valid, :mod:`omoide.privacy.identity_redaction`).
 
 The turn queue's drain is held while the viewer's queued turns are deleted, so a batch
 being stored at that moment is stored first and then forgotten with the rest, and none
@@ -31,12 +32,14 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from omoide.character.identity_store import IdentityStore, IdentityVersion, PendingChange
 from omoide.character.state import CharacterState
 from omoide.domain import Episode, ForgetReport, Scope, ScopeExport, TurnInput
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
 from omoide.llm.base import ChatMessage
 from omoide.memory.manager import MemoryManager
+from omoide.privacy.identity_redaction import redact_change, redact_version
 from omoide.privacy.redaction import Redactor, ViewerWords
 from omoide.store.base import EpisodeFilter, MemoryStore
 from omoide.stream.records import ViewerStreamData
@@ -94,6 +97,10 @@ class ViewerExport:
     quoted_in: tuple[str, ...]
     """Ids of the character's own memories (diary entries) that quote the viewer: their
     text is about others too, so it is not shown; forgetting redacts it."""
+    quoted_in_versions: tuple[int, ...] = ()
+    """Numbers of the character's identity versions that quote the viewer (likewise)."""
+    quoted_in_changes: tuple[str, ...] = ()
+    """Ids of the character's proposed identity changes that quote the viewer (likewise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +113,8 @@ class ViewerForgetReport:
     stream_facts: int
     stream_summaries: int
     redacted_memories: int
+    redacted_identity: int = 0
+    """Identity versions and proposed changes the viewer's words were taken out of."""
 
 
 def _viewer_of(scope: Scope) -> str:
@@ -128,6 +137,7 @@ class ViewerData:
         states: ViewerStates,
         history: ViewerHistory,
         log: ViewerLog,
+        identity: IdentityStore,
         files: Sequence[Scrubbable] = (),
         caches: Sequence[Clearable] = (),
     ) -> None:
@@ -139,6 +149,7 @@ class ViewerData:
         self._states = states
         self._history = history
         self._log = log
+        self._identity = identity
         self._files = tuple(files)
         self._caches = tuple(caches)
 
@@ -150,6 +161,7 @@ class ViewerData:
         stream = await self._log.viewer_data(scope.character_id, viewer)
         redactor = Redactor(_viewer_words(scope, memory, queued, stream))
         quoting = self._quoting(scope.character_id, redactor)
+        versions, changes = await self._identity_quoting(scope.character_id, redactor)
         return ViewerExport(
             memory=memory,
             queued_turns=tuple(queued),
@@ -157,6 +169,8 @@ class ViewerData:
             sessions=self._history.of_viewer(scope),
             stream=stream,
             quoted_in=tuple([episode.id async for episode, _ in quoting]),
+            quoted_in_versions=tuple(version.number for version in versions),
+            quoted_in_changes=tuple(change.id for change in changes),
         )
 
     async def forget_viewer(
@@ -172,7 +186,11 @@ class ViewerData:
         await self._states.delete(scope)
         self._history.forget(scope)
         words = _viewer_words(scope, kept, queued, stream)
-        redacted = await self._redact_character(scope.character_id, Redactor(words))
+        redactor = Redactor(words)
+        redacted = await self._redact_character(scope.character_id, redactor)
+        versions, changes = await self._identity_quoting(scope.character_id, redactor)
+        if versions or changes:
+            await self._identity.rewrite_identity(versions, changes)
         for cache in self._caches:
             cache.clear()
         for file in self._files:
@@ -184,6 +202,7 @@ class ViewerData:
             stream_facts=len(stream.learned),
             stream_summaries=int(stream.summary is not None),
             redacted_memories=redacted,
+            redacted_identity=len(versions) + len(changes),
         )
 
     async def _redact_character(self, character_id: str, redactor: Redactor) -> int:
@@ -194,6 +213,23 @@ class ViewerData:
             await self._store.rewrite_episode(fixed.scope, fixed, vector=vector)
             changed += 1
         return changed
+
+    async def _identity_quoting(
+        self, character_id: str, redactor: Redactor
+    ) -> tuple[list[IdentityVersion], list[PendingChange]]:
+        """The character's identity versions and proposed changes that hold the viewer's
+        words, each redacted."""
+        versions = [
+            fixed
+            for version in await self._identity.list_versions(character_id)
+            if (fixed := redact_version(version, redactor)) != version
+        ]
+        changes = [
+            redacted
+            for change in await self._identity.list_changes(character_id, status=None)
+            if (redacted := redact_change(change, redactor)) != change
+        ]
+        return versions, changes
 
     async def _quoting(
         self, character_id: str, redactor: Redactor

@@ -8,6 +8,8 @@ builds that object.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from omoide.character.identity_store import (
     ChangeStatus,
     IdentityStore,
@@ -45,3 +47,8 @@ class DelegatesIdentity:
 
     async def save_decision(self, change: PendingChange) -> None:
         await self._identity.save_decision(change)
+
+    async def rewrite_identity(
+        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
+    ) -> None:
+        await self._identity.rewrite_identity(versions, changes)

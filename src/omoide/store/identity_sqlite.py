@@ -7,6 +7,7 @@ delegates to it; both run their work on the same :class:`~omoide.store.growth_db
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import apsw
@@ -15,12 +16,14 @@ from omoide.character.identity_store import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
+    change_texts,
     changes_from_json,
     changes_to_json,
     profile_from_json,
     profile_to_json,
     refused_from_json,
     refused_to_json,
+    version_texts,
 )
 from omoide.errors import Conflict, NotFound
 from omoide.store import growth_db as db
@@ -128,6 +131,18 @@ class IdentityTables:
     async def save_decision(self, change: PendingChange) -> None:
         await self._database.run(lambda c: _decide(c, change))
 
+    async def rewrite_identity(
+        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
+    ) -> None:
+        version_rows = [(*version_texts(v), v.character_id, v.number) for v in versions]
+        change_rows = [(*change_texts(h), h.character_id, h.id) for h in changes]
+
+        def write(c: apsw.Connection) -> None:
+            c.executemany(_REWRITE_VERSION, version_rows)
+            c.executemany(_REWRITE_CHANGE, change_rows)
+
+        await self._database.run(write)
+
 
 def _decide(c: apsw.Connection, change: PendingChange) -> None:
     decided = None if change.decided_at is None else db.time_text(change.decided_at)
@@ -138,6 +153,13 @@ def _decide(c: apsw.Connection, change: PendingChange) -> None:
     )
 
 
+_REWRITE_VERSION = (
+    "UPDATE identity_versions SET profile = ?, changes = ?, reason = ? "
+    "WHERE character_id = ? AND number = ?"
+)
+_REWRITE_CHANGE = (
+    "UPDATE identity_changes SET changes = ?, refused = ? WHERE character_id = ? AND id = ?"
+)
 _VERSION_COLUMNS = (
     "character_id, number, profile, changes, reason, created_at, diary_entry_id, change_id"
 )

@@ -9,18 +9,21 @@ the same decoders, so a rollback restores a profile exactly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from omoide.character.identity_store import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
+    change_texts,
     changes_from_json,
     changes_to_json,
     profile_from_json,
     profile_to_json,
     refused_from_json,
     refused_to_json,
+    version_texts,
 )
 from omoide.errors import Conflict, NotFound
 from omoide.store.server.database import Connection, Database, execute
@@ -57,6 +60,15 @@ _LIST_CHANGES = (
 _DECIDE = (
     "UPDATE identity_changes SET status = %s, decided_at = %s, version = %s "
     "WHERE id = %s AND character_id = %s"
+)
+
+_REWRITE_VERSION = (
+    "UPDATE identity_versions SET profile = %s::json, changes = %s::json, reason = %s "
+    "WHERE character_id = %s AND number = %s"
+)
+_REWRITE_CHANGE = (
+    "UPDATE identity_changes SET changes = %s::json, refused = %s::json "
+    "WHERE character_id = %s AND id = %s"
 )
 
 
@@ -162,3 +174,13 @@ class PostgresIdentityTables:
     async def save_decision(self, change: PendingChange) -> None:
         async with self._database.transaction() as connection:
             await _decide(connection, change)
+
+    async def rewrite_identity(
+        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
+    ) -> None:
+        async with self._database.transaction() as connection:
+            for v in versions:
+                row = (*version_texts(v), v.character_id, v.number)
+                await execute(connection, _REWRITE_VERSION, row)
+            for h in changes:
+                await execute(connection, _REWRITE_CHANGE, (*change_texts(h), h.character_id, h.id))
