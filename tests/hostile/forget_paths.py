@@ -20,6 +20,7 @@ from pathlib import Path
 import anyio
 
 from omoide.domain import Scope, TurnInput
+from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.base import ChatMessage
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.config import StreamConfig
@@ -39,6 +40,7 @@ SCOPE = Scope(CHARACTER, VIEWER)
 QUOTE = f"I adore {MARKER} plushies so much"
 STREAM_CONFIG = StreamConfig(diary_every=6, viewer_min_llm_comments=1, evolve_identity=True)
 STORE_TIMEOUT_SECONDS = 30.0
+EMBEDDER = HashingEmbedder(256)
 
 
 def respond(messages: Sequence[ChatMessage]) -> str:

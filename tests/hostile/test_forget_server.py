@@ -5,7 +5,6 @@ viewer wrote through every path."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -16,12 +15,11 @@ from pydantic import SecretStr
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.embed.hashing import HashingEmbedder
-from omoide.store.base import EmbeddingInfo
 from omoide.wiring import build
 from tests.api.harness import NOW, make_settings, running_api
 from tests.hostile.forget_paths import (
     CHARACTER,
+    EMBEDDER,
     KEPT,
     MARKER,
     VIEWER,
@@ -34,25 +32,14 @@ from tests.hostile.forget_paths import (
 )
 from tests.server.servers import LocalServers
 from tests.store.backends import with_search_path
-from tests.stream.growth_backends import server_namespace
 
 pytestmark = pytest.mark.anyio
-EMBEDDER = HashingEmbedder(256)
 VIEWER_PATH = f"/v1/characters/{CHARACTER}/users/{VIEWER}"
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def servers_and_namespace(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[tuple[LocalServers, str]]:
-    info = EmbeddingInfo(EMBEDDER.model_name, EMBEDDER.dimensions)
-    async with server_namespace(request, tmp_path, embedding=info) as found:
-        yield found
 
 
 def server_settings(data: Path, servers: LocalServers, namespace: str) -> Settings:

@@ -25,6 +25,7 @@ from omoide.clock import Clock
 from omoide.domain import Scope, TurnInput, as_utc, new_id
 from omoide.store.queue import QueuedTurn as QueuedTurn
 from omoide.store.queue import TurnQueue as TurnQueue
+from omoide.store.queue import readable_turns, take_readable
 from omoide.store.queue import turn_from_json as turn_from_json
 from omoide.store.queue import turn_to_json as turn_to_json
 from omoide.store.sqlite.connection import truncate_wal
@@ -91,13 +92,14 @@ class DurableTurnQueue:
         return ids
 
     async def take(self, limit: int) -> list[QueuedTurn]:
-        """The oldest pending turns (they stay queued until :meth:`done`)."""
-        async with self._lock:
-            rows = await anyio.to_thread.run_sync(self._select, limit)
-        return [
-            QueuedTurn(job, turn_from_json(json.loads(payload)), tries)
-            for job, payload, tries in rows
-        ]
+        """The oldest pending turns (they stay queued until :meth:`done`); a row that
+        cannot be read back is parked instead."""
+
+        async def select() -> list[tuple[int, str, int]]:
+            async with self._lock:
+                return await anyio.to_thread.run_sync(self._select, limit)
+
+        return await take_readable(select, self)
 
     def _select(self, limit: int) -> list[tuple[int, str, int]]:
         cursor = self._connection.execute(
@@ -143,17 +145,18 @@ class DurableTurnQueue:
     async def viewer_turns(self, scope: Scope) -> list[TurnInput]:
         async with self._lock:
             rows = await anyio.to_thread.run_sync(self._viewer_rows, scope)
-        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+        return readable_turns(rows)
 
     async def forget_viewer(self, scope: Scope) -> list[TurnInput]:
         async with self._lock:
             rows = await anyio.to_thread.run_sync(self._forget, scope)
-        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+        return readable_turns(rows)
 
     def _viewer_rows(self, scope: Scope) -> list[tuple[int, str]]:
         cursor = self._connection.execute(
             "SELECT id, payload FROM queued_turns WHERE character_id = ? "
-            "AND json_extract(payload, '$.user_id') IS ? ORDER BY id",
+            "AND iif(json_valid(payload), json_extract(payload, '$.user_id'), NULL) IS ? "
+            "ORDER BY id",
             (scope.character_id, scope.user_id),
         )
         return [(int(job), str(payload)) for job, payload in cursor]

@@ -4,17 +4,30 @@ Two stores implement :class:`TurnQueue`: the embedded one
 (:class:`~omoide.memory.queue.DurableTurnQueue`, its own SQLite file) and the server one
 (:class:`~omoide.store.server.turn_queue.PostgresTurnQueue`, PostgreSQL). Both keep a turn
 as the JSON object of :func:`turn_to_json` and read it back with :func:`turn_from_json`.
+
+A row that no longer reads back as a turn (queued by an older version whose limits were
+looser, or damaged) must not stop the queue: :func:`read_queued` sets it apart, and
+:func:`take_readable` parks it as failed with the reason, as a batch that can never be
+stored is parked, and takes the next turns instead. Listing or forgetting a viewer's
+turns (:func:`readable_turns`) skips such rows, and forgetting still deletes them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 from omoide.domain import Scope, TurnInput, TurnState
+from omoide.errors import InvalidInput
 from omoide.text_rules import without_refused
+
+logger = logging.getLogger(__name__)
+_UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, InvalidInput)
+"""What reading a row that is not (or no longer) a valid turn raises."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +105,43 @@ class TurnQueue(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def _read(payload: str) -> TurnInput:
+    data = json.loads(payload)
+    if not isinstance(data, dict):
+        raise ValueError("a queued turn must be a JSON object")
+    return turn_from_json(data)
+
+
+def read_queued(rows: Iterable[tuple[int, str, int]]) -> tuple[list[QueuedTurn], dict[int, str]]:
+    """The rows ``(job id, payload, attempts)`` that read back as turns, and why each of the
+    others does not, by job id."""
+    taken: list[QueuedTurn] = []
+    unreadable: dict[int, str] = {}
+    for job, payload, tries in rows:
+        try:
+            taken.append(QueuedTurn(job, _read(payload), tries))
+        except _UNREADABLE as exc:
+            unreadable[job] = f"unreadable queued turn: {type(exc).__name__}: {exc}"
+    return taken, unreadable
+
+
+def readable_turns(rows: Iterable[tuple[int, str]]) -> list[TurnInput]:
+    """The turns of the rows ``(job id, payload)`` that read back, oldest first."""
+    taken, _ = read_queued((job, payload, 0) for job, payload in rows)
+    return [queued.turn for queued in taken]
+
+
+async def take_readable(
+    select: Callable[[], Awaitable[Sequence[tuple[int, str, int]]]], queue: TurnQueue
+) -> list[QueuedTurn]:
+    """The turns ``select`` takes, parking each row that cannot be read back (with its
+    reason) and selecting again until a turn is readable or nothing is pending."""
+    while True:
+        taken, unreadable = read_queued(await select())
+        for job, reason in unreadable.items():
+            logger.error("queued turn %d cannot be read back; parked as failed", job)
+            await queue.retry_later([job], error=reason, park=True)
+        if taken or not unreadable:
+            return taken

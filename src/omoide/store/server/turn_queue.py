@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from omoide.clock import Clock
 from omoide.domain import Scope, TurnInput, as_utc, new_id
-from omoide.store.queue import QueuedTurn, turn_from_json, turn_to_json
+from omoide.store.queue import QueuedTurn, readable_turns, take_readable, turn_to_json
 from omoide.store.server.database import Database, execute, fetch_all, fetch_one
 
 CLAIM_SECONDS = 300.0
@@ -29,6 +29,13 @@ _VIEWER_TURNS = (
     "AND payload->>'user_id' IS NOT DISTINCT FROM %s ORDER BY id"
 )
 MAX_ERROR_CHARS = 2000
+_CLAIM = (
+    "UPDATE queued_turns SET claimed_until = now() + make_interval(secs => %s) "
+    "WHERE id IN (SELECT id FROM queued_turns WHERE NOT failed "
+    "AND (claimed_until IS NULL OR claimed_until < now()) "
+    "ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED) "
+    "RETURNING id, payload::text, attempts"
+)
 
 
 def _viewer_key(scope: Scope) -> tuple[str, str | None]:
@@ -71,21 +78,15 @@ class PostgresTurnQueue:
         return accepted
 
     async def take(self, limit: int) -> list[QueuedTurn]:
-        """The oldest pending turns no other instance holds, claimed for this one."""
-        async with self._database.transaction() as connection:
-            rows = await fetch_all(
-                connection,
-                "UPDATE queued_turns SET claimed_until = now() + make_interval(secs => %s) "
-                "WHERE id IN (SELECT id FROM queued_turns WHERE NOT failed "
-                "AND (claimed_until IS NULL OR claimed_until < now()) "
-                "ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED) "
-                "RETURNING id, payload::text, attempts",
-                (self._claim_seconds, limit),
-            )
-        return [
-            QueuedTurn(int(job), turn_from_json(json.loads(payload)), int(tries))
-            for job, payload, tries in sorted(rows)
-        ]
+        """The oldest pending turns no other instance holds, claimed for this one; a row
+        that cannot be read back is parked instead."""
+
+        async def claim() -> list[tuple[int, str, int]]:
+            async with self._database.transaction() as connection:
+                rows = await fetch_all(connection, _CLAIM, (self._claim_seconds, limit))
+            return sorted((int(job), str(payload), int(tries)) for job, payload, tries in rows)
+
+        return await take_readable(claim, self)
 
     async def done(self, job_ids: Sequence[int]) -> None:
         async with self._database.transaction() as connection:
@@ -116,7 +117,7 @@ class PostgresTurnQueue:
     async def viewer_turns(self, scope: Scope) -> list[TurnInput]:
         async with self._database.transaction() as connection:
             rows = await fetch_all(connection, _VIEWER_TURNS, _viewer_key(scope))
-        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+        return readable_turns(rows)
 
     async def forget_viewer(self, scope: Scope) -> list[TurnInput]:
         async with self._database.transaction() as connection:
@@ -126,7 +127,7 @@ class PostgresTurnQueue:
                 "DELETE FROM queued_turns WHERE id = ANY(%s)",
                 ([int(job) for job, _ in rows],),
             )
-        return [turn_from_json(json.loads(payload)) for _, payload in rows]
+        return readable_turns(rows)
 
     def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""
