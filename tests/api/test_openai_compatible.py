@@ -355,3 +355,33 @@ def test_an_upstream_nobody_listens_on_is_a_502(tmp_path: Path) -> None:
                 client.chat.completions.create(model="haru", messages=hello, stream=stream)
             assert failed.value.status_code == 502
             assert failed.value.code == "upstream_error"
+
+
+def test_a_reply_regenerated_or_swiped_stores_the_viewers_turn_once(
+    served: Served, upstream: FakeChatServer
+) -> None:
+    client = served.client()
+    asked: list[ChatCompletionMessageParam] = [
+        {"role": "system", "content": PERSONA},
+        {"role": "user", "content": "Guess what I had for lunch"},
+    ]
+    for _ in range(3):  # the first reply, then two regenerations of it
+        client.chat.completions.create(model="haru", messages=asked, user="viewer-r")
+    again: list[ChatCompletionMessageParam] = [
+        *asked,
+        {"role": "assistant", "content": "".join(TOKENS)},
+        {"role": "user", "content": "Guess what I had for lunch"},  # said again, later
+    ]
+    client.chat.completions.create(model="haru", messages=again, user="viewer-r")
+    last: list[ChatCompletionMessageParam] = [
+        *again,
+        {"role": "assistant", "content": "".join(TOKENS)},
+        {"role": "user", "content": "It was ramen with an extra egg"},
+    ]
+    client.chat.completions.create(model="haru", messages=last, user="viewer-r")
+
+    # turns are stored in order: three stored means all, unless the resent one was kept
+    stored = stored_user_messages(served.url, "viewer-r", 3)
+    assert sorted(stored) == sorted(
+        ["Guess what I had for lunch"] * 2 + ["It was ramen with an extra egg"]
+    )

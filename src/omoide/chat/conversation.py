@@ -251,7 +251,9 @@ class Conversation:
             "session_id": request.session_id,
             "character_emotion": state.emotion,
         }
-        turn_id = await self._enqueue(request, reply, topics, prepared.now, metadata)
+        turn_id = None
+        if not self._resent(request, prepared.now):
+            turn_id = await self._enqueue(request, reply, topics, prepared.now, metadata)
         rendered = prepared.recollection.rendered if prepared.recollection else None
         fact_ids = rendered.fact_ids if rendered else ()
         episode_ids = rendered.episode_ids if rendered else ()
@@ -263,6 +265,16 @@ class Conversation:
             episode_ids=episode_ids,
             turn_id=turn_id,
         )
+
+    def _resent(self, request: ChatRequest, now: datetime) -> bool:
+        """Whether a client sent this very turn again (regenerate, swipe): stored once."""
+        if request.client is None:
+            return False
+        turns = self._history.client_turns
+        repeat = turns.is_repeat(request.scope, request.client, request.message, now)
+        if repeat:
+            self._metrics.increment("chat.turns_resent")
+        return repeat
 
     async def _keep_unanswered(self, prepared: PreparedChat) -> str | None:
         """The model failed: queue what the viewer said, with no reply, so it is remembered
