@@ -30,6 +30,8 @@ from omoide.memory.viewer_profile import ViewerProfile
 from omoide.store.base import FactFilter, MemoryStore
 from omoide.store.keywords import forget_cached_words
 
+SOURCE_DELETED = "the exchange it was learned from was deleted"
+
 
 class MemoryManager:
     """Remember exchanges, recall what matters, correct and forget on request.
@@ -208,9 +210,16 @@ class MemoryManager:
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str = "deleted by request"
     ) -> Tombstone:
-        return await self._store.delete_episode(
-            scope, episode_id, reason=reason, at=self._clock.now()
-        )
+        """Delete an exchange and the facts learned from it alone (a fact told in passing
+        keeps the viewer's sentence: it would keep what was deleted); a fact another
+        exchange also said stays, without the link."""
+        at = self._clock.now()
+        await self._store.get_episode(scope, episode_id)  # NotFound before anything goes
+        every = await self._store.list_facts(scope, where=FactFilter(include_inactive=True))
+        for fact in every:
+            if fact.source_episode_ids == (episode_id,):
+                await self._store.delete_fact(scope, fact.id, reason=SOURCE_DELETED, at=at)
+        return await self._store.delete_episode(scope, episode_id, reason=reason, at=at)
 
     async def emotion_summary(
         self, scope: Scope, *, days: int | None = None, now: datetime | None = None
