@@ -36,8 +36,8 @@ def shared_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("stream-shared")
 
 
-@pytest.fixture(scope="session")
-async def shared(shared_dir: Path) -> AsyncIterator[Omoide]:
+@pytest.fixture(scope="module")  # an async fixture kept past its module keeps anyio's
+async def shared(shared_dir: Path) -> AsyncIterator[Omoide]:  # test loop: a later anyio.run fails
     settings = Settings(
         data_dir=shared_dir / "data", llm="none", characters_dirs=[shared_dir / "characters"]
     )
