@@ -201,6 +201,12 @@ _ADDRESSED = re.compile(
     r"|你|您",
     re.IGNORECASE,
 )
+_PREFACE = re.compile(
+    r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all)\b|있잖아(?:요)?|너네|여러분"
+    r"|聞いて(?:よ|ください)?|ねえねえ|みんな|跟你们?说|告诉你们?|你们?知道吗|大家",
+    re.IGNORECASE,
+)
+"""A preface telling the audience: what follows is still about the speaker."""
 _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
     r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
@@ -258,11 +264,39 @@ def may_tell(text: str) -> bool:
 
 def _told_word(reader: _Reader, text: str) -> str | None:
     """The word of ``reader``'s group that ``text`` names, if any."""
+    found = _told_place(reader, text)
+    return None if found is None else found[1]
+
+
+def _told_place(reader: _Reader, text: str) -> tuple[int, str] | None:
+    """Where ``text`` first names a word of ``reader``'s group, and the word."""
     words, pattern = reader
-    found = words.find(text) if words is not None else None
-    if found is None and pattern is not None and (match := pattern.search(text)):
-        found = match.group(0)
+    found = words.locate(text) if words is not None else None
+    match = pattern.search(text) if pattern is not None else None
+    if match is not None and (found is None or match.start() < found[0]):
+        found = match.start(), match.group(0)
     return found
+
+
+def _told_kind(read: str) -> tuple[str, str] | None:
+    """The kind of fact ``read`` tells and the word that says so: a dated event, then
+    health and limits (the most important to remember), then whichever other group the
+    sentence names first ("回老家开了个奶茶店，离闺女近一点" is about work, "媳妇在医院当护士"
+    about the wife)."""
+    for kind, reader in _TOLD[:2]:
+        word = _told_word(reader, read)
+        if word is not None and (kind != "told_plans" or _FUTURE.search(read)):
+            return kind, word
+    places = [
+        (place, order, kind, word)
+        for order, (kind, reader) in enumerate(_TOLD[2:])
+        if (found := _told_place(reader, read)) is not None
+        for place, word in [found]
+    ]
+    if not places:
+        return None
+    _place, _order, kind, word = min(places)
+    return kind, word
 
 
 def told_facts(sentence: Sentence) -> list[FactCandidate]:
@@ -272,18 +306,18 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
         return []
-    corrects = says_misspoke(read)
-    for kind, reader in _TOLD:
-        word = _told_word(reader, read)
-        if word is None or (kind == "told_plans" and not _FUTURE.search(read)):
-            continue
+    told = _told_kind(read)
+    if told is not None:
+        kind, word = told
         return _candidate(kind, word, viewer_text(text), changes=_CHANGE.search(read) is not None)
     # a correction naming nothing of a group: typed as what it corrects (``decide``)
+    corrects = says_misspoke(read)
     return _candidate("told_situation", "", viewer_text(text), changes=False) if corrects else []
 
 
 def _about_the_viewer(text: str) -> bool:
-    if ABOUT_THE_STREAM.search(text) or _ADDRESSED.search(text):
+    said = _PREFACE.sub(" ", text)  # "guess what", "跟你们说": to the audience, about oneself
+    if ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said):
         return False
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 

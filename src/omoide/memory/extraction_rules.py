@@ -224,7 +224,7 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
         return FactDecision("update", _correcting(candidate, corrected), corrected.id)
     replaced = _replaced(candidate, open_facts)
     if replaced is not None:
-        return FactDecision("update", candidate, replaced.id)
+        return FactDecision("update", _as_sure_as(candidate, replaced), replaced.id)
     for action in ("confirm", "update"):
         for fact in open_facts:
             if _slot_action(candidate, fact) == action:
@@ -262,11 +262,20 @@ def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:
     """``candidate`` (a viewer's "I meant...") typed as the fact it corrects."""
     facet = facet_of(corrected)
     return replace(
-        candidate,
+        _as_sure_as(candidate, corrected),
         category=corrected.category,
-        salience=max(candidate.salience, corrected.salience),
         slot=told_slot(f"told_{facet.value}", candidate.text),
         corrects=False,
+    )
+
+
+def _as_sure_as(candidate: FactCandidate, replaced: Fact) -> FactCandidate:
+    """A fact that replaces another (corrected, changed) is at least as sure and as salient
+    as it was: the viewer took care to say what holds now."""
+    return replace(
+        candidate,
+        confidence=max(candidate.confidence, replaced.confidence),
+        salience=max(candidate.salience, replaced.salience),
     )
 
 

@@ -78,10 +78,11 @@ _CUES: dict[Facet, tuple[str, ...]] = {
         r"怎么样|累|辛苦|压力|担心|难过|孤独|寂寞|焦虑|还好吗|没事吧",
     ),
     Facet.IDENTITY: (
-        r"\b(work\w*|job|office|boss|school|class|university|college|city|town|where)\b",
-        r"일하|직장|회사|상사|학교|수업|대학|동네|어디",
-        r"仕事|会社|職場|上司|学校|授業|大学|街|どこ",
-        r"工作|公司|老板|学校|上课|大学|城市|哪里",
+        r"\b(work\w*|job|office|boss|school|class|university|college|city|town|where"
+        r"|shift|overtime|meeting|client|customers?|coworkers?|colleagues?)\b",
+        r"일하|직장|회사|상사|학교|수업|대학|동네|어디|외근|야근|출장|회의|거래처|고객|손님|동료",
+        r"仕事|会社|職場|上司|学校|授業|大学|街|どこ|外回り|残業|出張|会議|取引先|お客|同僚",
+        r"工作|公司|老板|学校|上课|大学|城市|哪里|加班|出差|开会|客户|顾客|同事|生意",
     ),
 }
 

@@ -56,11 +56,16 @@ class Lexicon:
     def find(self, text: str) -> str | None:
         """The leftmost word of the lexicon in ``text`` (the longest at that place), as
         the lexicon holds it; ``None`` when there is none."""
+        found = self.locate(text)
+        return None if found is None else found[1]
+
+    def locate(self, text: str) -> tuple[int, str] | None:
+        """Where the leftmost word is (an index into ``text`` casefolded) and the word."""
         folded = text.casefold()
         for index, character in enumerate(folded):
             for word in self._starting.get(character, ()):
                 if folded.startswith(word, index) and self._bounded(folded, index, word):
-                    return word
+                    return index, word
         return None
 
     @staticmethod
