@@ -118,7 +118,9 @@ async def test_the_profile_is_the_same_on_both_backends(
     assert "재즈를 좋아해요" in steered  # ... and brought in by the message
     for message, sqlite, server in zip((*MESSAGES, None), on_sqlite, on_server, strict=True):
         assert chosen(server) == chosen(sqlite), message
-        # keyword scores are each backend's own (FTS5 and PostgreSQL): close, not equal
-        assert relevances(server) == pytest.approx(relevances(sqlite), abs=0.06), message
+        # keyword scores are each backend's own (FTS5's statistics over the SQLite table,
+        # Qdrant's BM25 IDF over the pooled collection, which counts what earlier tests
+        # wrote there until its optimiser runs): close, not equal; the choice is the same
+        assert relevances(server) == pytest.approx(relevances(sqlite), abs=0.1), message
         if message is None:
             assert server == sqlite
