@@ -53,7 +53,7 @@ class ServerSetupError(RuntimeError):
 
 
 def default_cache_dir() -> Path:
-    configured = os.environ.get("OMOIDE_SERVERS_CACHE")
+    configured = os.environ.get("OMOIDE_TEST_SERVERS_CACHE")
     if configured:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -116,8 +116,8 @@ def compose_schema(cache_dir: Path) -> Path:
 
 
 def postgres_bin() -> Path:
-    """The newest Debian PostgreSQL server found (``OMOIDE_POSTGRES_BIN`` overrides)."""
-    configured = os.environ.get("OMOIDE_POSTGRES_BIN")
+    """The newest Debian PostgreSQL server found (``OMOIDE_TEST_POSTGRES_BIN`` overrides)."""
+    configured = os.environ.get("OMOIDE_TEST_POSTGRES_BIN")
     if configured:
         return Path(configured)
     candidates = sorted(
@@ -129,7 +129,7 @@ def postgres_bin() -> Path:
             return candidate
     raise ServerSetupError(
         "no PostgreSQL server binaries found under /usr/lib/postgresql "
-        "(apt-get install postgresql, or set OMOIDE_POSTGRES_BIN)"
+        "(apt-get install postgresql, or set OMOIDE_TEST_POSTGRES_BIN)"
     )
 
 

@@ -9,11 +9,6 @@ from tests.api.harness import Api, make_characters_dir, make_settings, running_a
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 async def api(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Api]:
     """One running service per test module (open mode: no keys, loopback client).
 

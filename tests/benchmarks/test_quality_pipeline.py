@@ -65,11 +65,6 @@ def haystack(key: str) -> Haystack:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def embedding(tmp_path: Path) -> Embedding:
     embedder = DiskCachedEmbedder(HashingEmbedder(128), tmp_path / "embeddings")
     floors = await calibrate_relevance_floor(embedder)

@@ -165,7 +165,7 @@ def test_the_json_form_nests_the_load_and_timing() -> None:
 async def test_servers_that_cannot_start_make_the_section_not_run_with_the_reason(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("OMOIDE_POSTGRES_BIN", str(tmp_path / "no-postgres" / "bin"))
+    monkeypatch.setenv("OMOIDE_TEST_POSTGRES_BIN", str(tmp_path / "no-postgres" / "bin"))
     with pytest.raises(ConfigError, match="could not start"):
         async with local_engines(tmp_path / "server"):
             raise AssertionError("the servers must not start")

@@ -6,11 +6,6 @@ from omoide.character import CharacterProfile
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def profile() -> CharacterProfile:
     """A small character with the default emotion labels."""
     return CharacterProfile(id="tester", name="Tess")

@@ -9,11 +9,6 @@ from tests.embed.scripted_http import ScriptedEmbeddingServer
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def embedding_server() -> Iterator[ScriptedEmbeddingServer]:
     server = ScriptedEmbeddingServer(dimensions=8)
     server.start()

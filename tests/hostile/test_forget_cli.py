@@ -50,11 +50,6 @@ async def _write(data: Path) -> None:
     queue.close()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_cli_forget_leaves_no_byte_and_stores_no_queued_turn(tmp_path: Path) -> None:
     data = tmp_path / "data"

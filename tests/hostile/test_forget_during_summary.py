@@ -32,11 +32,6 @@ from tests.hostile.forget_paths import (
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 class ForgetsWhileReading:
     """The scripted model, which runs ``during`` (once) before answering a viewer batch."""
 

@@ -31,11 +31,6 @@ VIEWER_PATH = f"/v1/characters/{CHARACTER}/users/{VIEWER}"
 IDENTITY_PATH = f"/v1/characters/{CHARACTER}/identity"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     settings = make_settings(data)

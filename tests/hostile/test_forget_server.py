@@ -37,11 +37,6 @@ pytestmark = pytest.mark.anyio
 VIEWER_PATH = f"/v1/characters/{CHARACTER}/users/{VIEWER}"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def server_settings(data: Path, servers: LocalServers, namespace: str) -> Settings:
     return make_settings(
         data,

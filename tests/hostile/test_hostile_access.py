@@ -27,11 +27,6 @@ FORWARDED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_metrics_need_a_key_for_all_characters(tmp_path: Path) -> None:
     keys = SecretStr(f"{ALL_SECRET}:*;{HARU_SECRET}:haru")
     async with running_api(make_settings(tmp_path, api_keys=keys)) as running:

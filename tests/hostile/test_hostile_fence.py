@@ -34,11 +34,6 @@ QUOTED_LINE = re.compile(r'^- (\([^"]*\) )?(\(viewer said: )?"[^"]*"\)?( \([^"]*
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 def model() -> ScriptedChatModel:
     return ScriptedChatModel(default_reply="[EMOTION:happy] Hello!")
 

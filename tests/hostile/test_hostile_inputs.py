@@ -33,11 +33,6 @@ MOMENTS = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "0001-01-01
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 async def api(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Api]:
     settings = make_settings(tmp_path_factory.mktemp("hostile") / "data")
     async with running_api(settings) as running:

@@ -20,11 +20,6 @@ from tests.api.harness import NOW, make_settings
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.parametrize(
     ("text", "one_line", "refused"),
     [

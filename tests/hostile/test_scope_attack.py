@@ -114,11 +114,6 @@ def scopes() -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
 async def attack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Attack]:
     root = tmp_path_factory.mktemp("scope-attack")
     settings = make_settings(

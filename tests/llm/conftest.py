@@ -7,11 +7,6 @@ import pytest
 from tests.llm.fake_servers import FakeChatServer, running_server
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.fixture(scope="session")
 def shared_chat_server() -> Iterator[FakeChatServer]:
     with running_server() as server:

@@ -11,12 +11,6 @@ from omoide.memory.extraction import FactDecision, RuleFactExtractor, find_facts
 from omoide.memory.extraction_rules import drop_rejected
 from omoide.memory.fact_updates import new_fact
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 SCOPE = Scope("haru", "minjun")
 MOMENT = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -19,12 +19,6 @@ from omoide.llm.base import ChatMessage, ChatOptions
 from omoide.memory.extraction import FactDecision, LLMFactExtractor, RuleFactExtractor
 from omoide.metrics import Metrics
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 Responder = Callable[[Sequence[ChatMessage]], str]
 
 

@@ -13,11 +13,6 @@ from omoide.memory.extraction_llm import extraction_messages
 from omoide.metrics import Metrics
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def answer(fact: str, slot: str | None, terms: list[str]) -> str:
     item = {
         "action": "add",

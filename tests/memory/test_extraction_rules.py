@@ -16,12 +16,6 @@ from hypothesis import strategies as st
 from omoide.domain import FactCategory, TrustState
 from omoide.memory.extraction import FactCandidate, RuleFactExtractor, find_facts
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 PREF, PERS, HABIT = FactCategory.PREFERENCE, FactCategory.PERSONAL, FactCategory.HABIT
 GOAL, FEEL = FactCategory.GOAL, FactCategory.EMOTION
 

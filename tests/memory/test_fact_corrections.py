@@ -19,11 +19,6 @@ from tests.memory.test_batched_ingest import START, CountingEmbedder
 VIEWER = Scope("haru", "dana")
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def open_app(directory: Path, *, batch_limit: int) -> Omoide:
     settings = Settings(data_dir=directory, embedder="hashing", fact_batch_limit=batch_limit)
     clock = FixedClock(START + timedelta(days=30))

@@ -25,11 +25,6 @@ EMMA = Scope("haru", "emma")
 BATCH_LIMITS = pytest.mark.parametrize("batch_limit", [0, 256])
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def open_app(directory: Path, *, batch_limit: int) -> Omoide:
     settings = Settings(data_dir=directory, embedder="hashing", fact_batch_limit=batch_limit)
     clock = FixedClock(START + timedelta(days=30))

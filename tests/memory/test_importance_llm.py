@@ -17,11 +17,6 @@ from omoide.memory.importance import ImportanceResult, ImportanceScorer, score_b
 from omoide.metrics import Metrics
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 class QueuedModel:
     """Answers each call with the next queued reply, or raises the queued error."""
 

@@ -21,11 +21,6 @@ pytestmark = pytest.mark.anyio
 VIEWER = Scope("haru", "minjun")
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_a_chat_is_exported_then_forgotten_everywhere(tmp_path: Path) -> None:
     model = ScriptedChatModel(default_reply="Nice! [EMOTION:happy]")
     built = await build(make_settings(tmp_path), clock=FixedClock(NOW),

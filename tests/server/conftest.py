@@ -12,11 +12,6 @@ from tests.store.builders import EMBEDDING
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def servers(request: pytest.FixtureRequest) -> LocalServers:
     return session_servers(request.config)
 

@@ -18,11 +18,6 @@ from tests.store.backends import (
 from tests.store.builders import EMBEDDING
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 class StoreFactory(Protocol):
     """Opens the store ``name`` (the same name re-opens the same store)."""
 

@@ -17,11 +17,6 @@ VIEWER = Scope("haru", "minjun")
 DIGEST = "5eed" * 8
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def files_hold(directory: Path, data: bytes) -> bool:
     return any(data in path.read_bytes() for path in directory.iterdir() if path.is_file())
 

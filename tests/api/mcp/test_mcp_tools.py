@@ -121,11 +121,6 @@ def service_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @asynccontextmanager
 async def http_client(url: str, key: str | None) -> AsyncIterator[Client]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
