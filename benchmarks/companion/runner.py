@@ -168,9 +168,7 @@ async def run_cases(
         try:
             return await _run_all(cases, pools, embedder, name, Path(directory))
         finally:
-            close = getattr(embedder, "aclose", None)
-            if close is not None:
-                await close()
+            await embedder.aclose()
 
 
 async def _run_all(

@@ -58,6 +58,9 @@ class DiskCachedEmbedder:
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
         return await self._embed("document", texts)
 
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
     async def embed_query(self, text: str) -> Vector:
         matrix = await self._embed("query", [text])
         vector: Vector = matrix[0]

@@ -51,6 +51,9 @@ class PrecomputedQueryEmbedder:
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
         return await self._inner.embed_documents(texts)
 
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
     async def embed_query(self, text: str) -> Vector:
         vector = None if self._bypass else self._precomputed.get(text)
         if vector is None:
@@ -104,6 +107,9 @@ class TimedEmbedder:
         matrix = await self._inner.embed_documents(texts)
         self._calls.append(EmbedCall("documents", len(texts), time.perf_counter() - started))
         return matrix
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
 
     async def embed_query(self, text: str) -> Vector:
         started = time.perf_counter()

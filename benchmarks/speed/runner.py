@@ -249,9 +249,7 @@ async def _ingest(run: _Run) -> IngestResult:
             rounds=profile.ingest_rounds,
         )
     finally:
-        close = getattr(writer, "aclose", None)
-        if close is not None:
-            await close()
+        await writer.aclose()
 
 
 async def _context(run: _Run) -> ContextResult:

@@ -75,7 +75,5 @@ async def run_ingest_workload(data_dir: Path, *, seconds: float, batch_size: int
             count += await write()
     finally:
         await service.aclose()
-        close = getattr(embedder, "aclose", None)
-        if close is not None:
-            await close()
+        await embedder.aclose()
     return count

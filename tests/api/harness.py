@@ -8,7 +8,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,10 +24,8 @@ from omoide.api.runtime import Service
 from omoide.character.library import builtin_characters_dir
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import Matrix, Vector
 from omoide.embed.base import Embedder
 from omoide.embed.hashing import HashingEmbedder
-from omoide.errors import BackendUnavailable
 from omoide.llm.base import ChatModel
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -94,30 +92,6 @@ async def running_api(
         ) as client,
     ):
         yield Api(app, client, clock, settings)
-
-
-class QueryFailingEmbedder:
-    """A fake embedding model whose query side can be switched off (documents still work)."""
-
-    def __init__(self) -> None:
-        self._inner = HashingEmbedder(256)
-        self.failing = False
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimensions(self) -> int:
-        return self._inner.dimensions
-
-    async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        return await self._inner.embed_documents(texts)
-
-    async def embed_query(self, text: str) -> Vector:
-        if self.failing:
-            raise BackendUnavailable("the embedding model is down (test)")
-        return await self._inner.embed_query(text)
 
 
 def free_port() -> int:

@@ -14,11 +14,11 @@ import pytest
 
 from omoide.api.app import create_app
 from omoide.clock import FixedClock
+from omoide.embed.failing import FailingEmbedder
 from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
 from tests.api.harness import (
     NOW,
-    QueryFailingEmbedder,
     free_port,
     live_server,
     make_settings,
@@ -243,7 +243,7 @@ async def test_an_unreachable_model_ends_the_stream_with_a_retryable_error(
 
 
 async def test_the_reply_comes_even_when_memory_retrieval_fails(tmp_path: Path) -> None:
-    embedder = QueryFailingEmbedder()
+    embedder = FailingEmbedder()
     model = ScriptedChatModel(default_reply="[EMOTION:calm] I'm here with you.")
     app = create_app(
         make_settings(tmp_path), clock=FixedClock(NOW), embedder=embedder, chat_model=model
@@ -252,7 +252,7 @@ async def test_the_reply_comes_even_when_memory_retrieval_fails(tmp_path: Path) 
         async with httpx.AsyncClient(base_url=url, timeout=20) as client:
             first = await talk(client, chat("minjun", "I love League of Legends so much"))
             await stored_episode_ids(client, "minjun", first[-1]["turn_id"])
-            embedder.failing = True
+            embedder.queries_down = True
             events = await talk(client, chat("minjun", "Do you remember my favourite game?"))
             assert texts(events).strip() == "I'm here with you."
             done = events[-1]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from omoide.embed.failing import FailingEmbedder
 from tests.api.harness import (
     Api,
-    QueryFailingEmbedder,
     make_settings,
     running_api,
     viewer_path,
@@ -163,12 +163,12 @@ async def test_chat_without_a_language_model_is_503(tmp_path: Path) -> None:
 
 
 async def test_a_failing_embedder_is_503_naming_the_backend(tmp_path: Path) -> None:
-    embedder = QueryFailingEmbedder()
+    embedder = FailingEmbedder()
     async with running_api(make_settings(tmp_path), embedder=embedder) as running:
         path = viewer_path("haru", "minjun")
         stored = await running.client.post(path + "/turns", json={"user_message": "I love LoL"})
         assert stored.status_code == 200
-        embedder.failing = True
+        embedder.queries_down = True
         for endpoint in ("/search", "/context"):
             query = {"query": "Do you remember my favourite game, League of Legends?"}
             response = await running.client.post(path + endpoint, json=query)

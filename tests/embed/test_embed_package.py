@@ -19,6 +19,7 @@ def test_public_names_are_pinned() -> None:
         "DuplicateThreshold",
         "E5Embedder",
         "Embedder",
+        "FailingEmbedder",
         "HashingEmbedder",
         "OllamaEmbedder",
         "OpenAIEmbedder",

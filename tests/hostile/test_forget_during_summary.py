@@ -52,6 +52,9 @@ class ForgetsWhileReading:
     def stream(self, messages: Sequence[ChatMessage], options: ChatOptions) -> AsyncIterator[str]:
         return self._inner.stream(messages, options)
 
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
 
 async def test_a_batch_answered_after_the_forget_keeps_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"

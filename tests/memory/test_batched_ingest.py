@@ -74,6 +74,9 @@ class CountingEmbedder:
             raise BackendUnavailable("embedding server is down")
         return await self._inner.embed_documents(texts)
 
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
     async def embed_query(self, text: str) -> Vector:
         return await self._inner.embed_query(text)
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import anyio
@@ -15,40 +14,20 @@ from hypothesis import strategies as st
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.errors import BackendError, BackendUnavailable, ParseFailure
-from omoide.llm.base import ChatMessage, ChatOptions
+from omoide.llm.base import ChatMessage
+from omoide.llm.scripted import Responder, ScriptedChatModel
 from omoide.memory.extraction import FactDecision, LLMFactExtractor, RuleFactExtractor
 from omoide.metrics import Metrics
 
-Responder = Callable[[Sequence[ChatMessage]], str]
+
+def unexpected_call(messages: Sequence[ChatMessage]) -> str:
+    raise AssertionError("the model was called more often than the test scripted")
 
 
-class QueuedModel:
-    """Answers from a queue of replies (or errors to raise), else from a responder."""
-
-    def __init__(self, *replies: str | BackendError, responder: Responder | None = None) -> None:
-        self._replies: deque[str | BackendError] = deque(replies)
-        self._responder = responder
-
-    @property
-    def name(self) -> str:
-        return "queued"
-
-    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
-        if not options.json_mode:
-            return "Here are some facts: the viewer likes things."
-        if self._replies:
-            reply = self._replies.popleft()
-            if isinstance(reply, BackendError):
-                raise reply
-            return reply
-        if self._responder is not None:
-            return self._responder(messages)
-        raise RuntimeError("the model was called more often than the test scripted")
-
-    async def stream(
-        self, messages: Sequence[ChatMessage], options: ChatOptions
-    ) -> AsyncIterator[str]:
-        yield await self.complete(messages, options)
+def queued(*replies: str | BackendError, responder: Responder | None = None) -> ScriptedChatModel:
+    """The shipped scripted model: the replies in order (errors raised), then ``responder``;
+    a call beyond the script fails the test."""
+    return ScriptedChatModel(replies, responder=responder or unexpected_call, name="queued")
 
 
 SCOPE = Scope("haru", "minjun")
@@ -78,7 +57,7 @@ def item(action: str = "add", **fields: object) -> dict[str, object]:
 
 
 async def extract(
-    model: QueuedModel, metrics: Metrics, *, existing: Sequence[Fact] = EXISTING
+    model: ScriptedChatModel, metrics: Metrics, *, existing: Sequence[Fact] = EXISTING
 ) -> list[FactDecision]:
     extractor = LLMFactExtractor(model, metrics=metrics, fallback=None)
     return await extractor.extract(
@@ -89,7 +68,7 @@ async def extract(
 @pytest.mark.anyio
 async def test_a_valid_reply_becomes_decisions() -> None:
     metrics = Metrics()
-    decisions = await extract(QueuedModel(reply(item())), metrics)
+    decisions = await extract(queued(reply(item())), metrics)
     assert len(decisions) == 1
     decision = decisions[0]
     assert (decision.action, decision.target_fact_id) == ("add", None)
@@ -106,14 +85,14 @@ async def test_a_valid_reply_becomes_decisions() -> None:
 @pytest.mark.anyio
 async def test_an_empty_list_is_a_valid_answer() -> None:
     metrics = Metrics()
-    assert await extract(QueuedModel('{"facts": []}'), metrics) == []
+    assert await extract(queued('{"facts": []}'), metrics) == []
     assert metrics.get("extraction.parse_failures") == 0
 
 
 @pytest.mark.anyio
 async def test_fenced_json_with_prose_is_accepted() -> None:
     fenced = f"Sure! Here you go:\n```json\n{reply(item())}\n```\nLet me know."
-    decisions = await extract(QueuedModel(fenced), Metrics())
+    decisions = await extract(queued(fenced), Metrics())
     assert [d.action for d in decisions] == ["add"]
 
 
@@ -121,7 +100,7 @@ async def test_fenced_json_with_prose_is_accepted() -> None:
 async def test_scores_on_a_one_to_ten_scale_are_converted() -> None:
     answer = reply(item(confidence=10, importance=7), item(fact="dislikes 오이", confidence=1,
                                                           importance=1))  # fmt: skip
-    decisions = await extract(QueuedModel(answer), Metrics())
+    decisions = await extract(queued(answer), Metrics())
     first, second = (d.candidate for d in decisions)
     assert first is not None and second is not None
     assert first.confidence == pytest.approx(1.0)
@@ -133,7 +112,7 @@ async def test_scores_on_a_one_to_ten_scale_are_converted() -> None:
 @pytest.mark.anyio
 async def test_scores_on_the_unit_scale_are_kept() -> None:
     answer = reply(item(confidence=1, importance=0.25), item(fact="dislikes 오이", confidence=0.5))
-    decisions = await extract(QueuedModel(answer), Metrics())
+    decisions = await extract(queued(answer), Metrics())
     first, second = (d.candidate for d in decisions)
     assert first is not None and second is not None
     assert (first.confidence, first.salience) == (1.0, 0.25)
@@ -147,7 +126,7 @@ async def test_known_facts_can_be_confirmed_updated_and_deleted() -> None:
              target="fact-cats"),
         item("update", fact="lives in Tokyo", category="personal", target="fact-home"),
     )  # fmt: skip
-    decisions = await extract(QueuedModel(answer), Metrics())
+    decisions = await extract(queued(answer), Metrics())
     assert [(d.action, d.target_fact_id) for d in decisions] == [
         ("confirm", "fact-cats"),
         ("update", "fact-home"),
@@ -156,7 +135,7 @@ async def test_known_facts_can_be_confirmed_updated_and_deleted() -> None:
     updated = decisions[1].candidate
     assert updated is not None and updated.text == "lives in Tokyo"
 
-    deleted = await extract(QueuedModel(reply(item("delete", target="fact-cats"))), Metrics())
+    deleted = await extract(queued(reply(item("delete", target="fact-cats"))), Metrics())
     assert [(d.action, d.target_fact_id) for d in deleted] == [("delete", "fact-cats")]
 
 
@@ -166,21 +145,21 @@ async def test_the_prompt_carries_the_known_fact_ids() -> None:
         ids = re.findall(r'"id": "([^"]+)"', messages[-1].content)
         return reply(*(item("confirm", target=fact_id) for fact_id in ids))
 
-    decisions = await extract(QueuedModel(responder=confirm_every_known_id), Metrics())
+    decisions = await extract(queued(responder=confirm_every_known_id), Metrics())
     assert sorted(d.target_fact_id or "" for d in decisions) == ["fact-cats", "fact-home"]
 
 
 @pytest.mark.anyio
 async def test_inferred_facts_are_marked_inferred() -> None:
     answer = reply(item(stated=False), item(fact="likes 발로란트", stated=None))
-    candidates = [d.candidate for d in await extract(QueuedModel(answer), Metrics())]
+    candidates = [d.candidate for d in await extract(queued(answer), Metrics())]
     assert [c.trust for c in candidates if c is not None] == [TrustState.INFERRED] * 2
 
 
 @pytest.mark.anyio
 async def test_an_invalid_reply_is_retried_once() -> None:
     metrics = Metrics()
-    model = QueuedModel("I found one fact: likes 롤 게임", reply(item()))
+    model = queued("I found one fact: likes 롤 게임", reply(item()))
     decisions = await extract(model, metrics)
     assert [d.action for d in decisions] == ["add"]
     assert metrics.get("extraction.llm_calls") == 2
@@ -219,7 +198,7 @@ INVALID = [
 @pytest.mark.parametrize("invalid", INVALID)
 async def test_invalid_replies_are_rejected_and_retried(invalid: str) -> None:
     metrics = Metrics()
-    decisions = await extract(QueuedModel(invalid, '{"facts": []}'), metrics)
+    decisions = await extract(queued(invalid, '{"facts": []}'), metrics)
     assert decisions == []
     assert metrics.get("extraction.llm_calls") == 2
 
@@ -229,7 +208,7 @@ async def test_invalid_replies_are_rejected_and_retried(invalid: str) -> None:
 async def test_two_invalid_replies_raise_parse_failure(invalid: str) -> None:
     metrics = Metrics()
     with pytest.raises(ParseFailure) as caught:
-        await extract(QueuedModel(invalid, invalid), metrics)
+        await extract(queued(invalid, invalid), metrics)
     assert caught.value.raw == invalid
     assert metrics.get("extraction.parse_failures") == 1
     assert metrics.get("extraction.llm_calls") == 2
@@ -238,7 +217,7 @@ async def test_two_invalid_replies_raise_parse_failure(invalid: str) -> None:
 @pytest.mark.anyio
 async def test_without_known_facts_no_target_is_valid() -> None:
     with pytest.raises(ParseFailure, match="not the id of a known fact"):
-        model = QueuedModel(*[reply(item("confirm", target="fact-cats"))] * 2)
+        model = queued(*[reply(item("confirm", target="fact-cats"))] * 2)
         await extract(model, Metrics(), existing=[])
 
 
@@ -246,7 +225,7 @@ async def test_without_known_facts_no_target_is_valid() -> None:
 async def test_an_unreachable_model_falls_back_to_rules() -> None:
     metrics = Metrics()
     extractor = LLMFactExtractor(
-        QueuedModel(BackendUnavailable("model offline")),
+        queued(BackendUnavailable("model offline")),
         metrics=metrics,
         fallback=RuleFactExtractor(),
     )
@@ -261,7 +240,7 @@ async def test_an_unreachable_model_falls_back_to_rules() -> None:
 
 @pytest.mark.anyio
 async def test_without_a_fallback_an_unreachable_model_raises() -> None:
-    model = QueuedModel(BackendUnavailable("model offline"))
+    model = queued(BackendUnavailable("model offline"))
     with pytest.raises(BackendUnavailable):
         await extract(model, Metrics())
 
@@ -269,7 +248,7 @@ async def test_without_a_fallback_an_unreachable_model_raises() -> None:
 @pytest.mark.anyio
 async def test_a_parse_failure_is_not_hidden_by_the_fallback() -> None:
     extractor = LLMFactExtractor(
-        QueuedModel("nope", "still nope"), metrics=Metrics(), fallback=RuleFactExtractor()
+        queued("nope", "still nope"), metrics=Metrics(), fallback=RuleFactExtractor()
     )
     with pytest.raises(ParseFailure):
         await extractor.extract("고양이 좋아해", "", user_name=None, existing=[])
@@ -282,7 +261,7 @@ def test_scores_always_land_in_the_unit_interval(scores: list[tuple[float, int]]
         item(fact=f"likes thing {index}", confidence=confidence, importance=importance)
         for index, (confidence, importance) in enumerate(scores)
     ]
-    decisions = anyio.run(lambda: extract(QueuedModel(reply(*items)), Metrics()))
+    decisions = anyio.run(lambda: extract(queued(reply(*items)), Metrics()))
     ten_point_scale = any(importance > 1 for _, importance in scores)
     for decision, (confidence, importance) in zip(decisions, scores, strict=True):
         candidate = decision.candidate

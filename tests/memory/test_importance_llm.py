@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
 import anyio
 import pytest
@@ -12,36 +11,20 @@ from hypothesis import strategies as st
 
 from omoide.domain import ScoringMethod
 from omoide.errors import BackendError, BackendUnavailable, InvalidInput
-from omoide.llm.base import ChatMessage, ChatOptions
+from omoide.llm.base import ChatMessage
+from omoide.llm.scripted import Responder, ScriptedChatModel
 from omoide.memory.importance import ImportanceResult, ImportanceScorer, score_by_rules
 from omoide.metrics import Metrics
 
 
-class QueuedModel:
-    """Answers each call with the next queued reply, or raises the queued error."""
+def unexpected_call(messages: Sequence[ChatMessage]) -> str:
+    raise AssertionError("the model was called more often than the test scripted")
 
-    def __init__(self, *replies: str | BackendError, json_only: bool = False) -> None:
-        self._replies: deque[str | BackendError] = deque(replies)
-        self._json_only = json_only
 
-    @property
-    def name(self) -> str:
-        return "queued"
-
-    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
-        if self._json_only and not options.json_mode:
-            return "I would say about a seven."
-        if not self._replies:
-            raise RuntimeError("the model was called more often than the test scripted")
-        reply = self._replies.popleft()
-        if isinstance(reply, BackendError):
-            raise reply
-        return reply
-
-    async def stream(
-        self, messages: Sequence[ChatMessage], options: ChatOptions
-    ) -> AsyncIterator[str]:
-        yield await self.complete(messages, options)
+def queued(*replies: str | BackendError, responder: Responder | None = None) -> ScriptedChatModel:
+    """The shipped scripted model: the replies in order (errors raised), then ``responder``;
+    a call beyond the script fails the test."""
+    return ScriptedChatModel(replies, responder=responder or unexpected_call, name="queued")
 
 
 AMBIGUOUS = ("오늘 회의가 길었어", "수고했어!")  # rules: 0.32 + 0.5 * 0.2 = 0.42
@@ -50,7 +33,7 @@ SMALL_TALK = ("It's raining here again today", "Stay dry!")  # rules: 0.32 witho
 CLEAR = ("제 이름은 민준이고 롤 게임 정말 좋아해요. 내일이 생일이라 너무 설레!", "축하해!")
 
 
-def scorer(model: QueuedModel | None, metrics: Metrics) -> ImportanceScorer:
+def scorer(model: ScriptedChatModel | None, metrics: Metrics) -> ImportanceScorer:
     return ImportanceScorer(llm=model, metrics=metrics)
 
 
@@ -65,7 +48,7 @@ async def test_without_a_model_the_rules_decide() -> None:
 @pytest.mark.parametrize("turn", [TRIVIAL, CLEAR])
 async def test_turns_outside_the_band_never_reach_the_model(turn: tuple[str, str]) -> None:
     metrics = Metrics()
-    result = await scorer(QueuedModel(), metrics).score(*turn, emotion_intensity=0.5)
+    result = await scorer(queued(), metrics).score(*turn, emotion_intensity=0.5)
     assert result == score_by_rules(*turn, emotion_intensity=0.5)
     assert result.method is ScoringMethod.RULES
     assert metrics.get("importance.llm_calls") == 0
@@ -74,7 +57,7 @@ async def test_turns_outside_the_band_never_reach_the_model(turn: tuple[str, str
 @pytest.mark.anyio
 async def test_ordinary_small_talk_without_feeling_never_reaches_the_model() -> None:
     metrics = Metrics()
-    result = await scorer(QueuedModel(), metrics).score(*SMALL_TALK, emotion_intensity=0.0)
+    result = await scorer(queued(), metrics).score(*SMALL_TALK, emotion_intensity=0.0)
     assert result.score == pytest.approx(0.32)
     assert metrics.get("importance.llm_calls") == 0
 
@@ -94,7 +77,7 @@ async def test_ordinary_small_talk_without_feeling_never_reaches_the_model() -> 
 )
 async def test_ambiguous_turns_are_scored_by_the_model(reply: str, expected: float) -> None:
     metrics = Metrics()
-    result = await scorer(QueuedModel(reply), metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
+    result = await scorer(queued(reply), metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.LLM
     assert result.score == pytest.approx(expected)
     assert result.worth_storing == (result.score >= 0.3)
@@ -105,9 +88,10 @@ async def test_ambiguous_turns_are_scored_by_the_model(reply: str, expected: flo
 
 @pytest.mark.anyio
 async def test_the_model_is_asked_in_json_mode() -> None:
-    model = QueuedModel('{"importance": 9, "reason": "ok"}', json_only=True)
+    model = queued('{"importance": 9, "reason": "ok"}')
     result = await scorer(model, Metrics()).score(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.LLM
+    assert model.last_call.options.json_mode
 
 
 @pytest.mark.anyio
@@ -118,7 +102,7 @@ async def test_the_model_is_asked_in_json_mode() -> None:
 )  # fmt: skip
 async def test_an_unusable_reply_is_retried_once(first: str) -> None:
     metrics = Metrics()
-    model = QueuedModel(first, '{"importance": 10, "reason": "second try"}')
+    model = queued(first, '{"importance": 10, "reason": "second try"}')
     result = await scorer(model, metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.LLM
     assert result.score == 1.0
@@ -129,7 +113,7 @@ async def test_an_unusable_reply_is_retried_once(first: str) -> None:
 @pytest.mark.anyio
 async def test_two_unusable_replies_keep_the_rule_score_marked_unscored() -> None:
     metrics = Metrics()
-    model = QueuedModel("seven", '{"importance": "very"}')
+    model = queued("seven", '{"importance": "very"}')
     result = await scorer(model, metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
     rules = score_by_rules(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.UNSCORED
@@ -145,7 +129,7 @@ async def test_two_unusable_replies_keep_the_rule_score_marked_unscored() -> Non
 )
 async def test_an_unreachable_model_does_not_lose_the_turn(error: BackendError) -> None:
     metrics = Metrics()
-    result = await scorer(QueuedModel(error), metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
+    result = await scorer(queued(error), metrics).score(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.UNSCORED
     assert result.score == score_by_rules(*AMBIGUOUS, emotion_intensity=0.5).score
     assert metrics.get("importance.llm_errors") == 1
@@ -158,7 +142,7 @@ async def test_the_band_is_inclusive_at_both_ends() -> None:
     high_edge = ("I love cats", "")  # 0.32 + 0.3 = 0.62
     for turn in (low_edge, high_edge):
         metrics = Metrics()
-        model = QueuedModel('{"importance": 10, "reason": "edge"}')
+        model = queued('{"importance": 10, "reason": "edge"}')
         edges = ImportanceScorer(llm=model, metrics=metrics, ambiguous_band=(0.32, 0.62))
         result = await edges.score(*turn, emotion_intensity=0.0)
         assert result.method is ScoringMethod.LLM, turn
@@ -168,7 +152,7 @@ async def test_the_band_is_inclusive_at_both_ends() -> None:
 @pytest.mark.anyio
 async def test_a_narrow_band_sends_fewer_turns() -> None:
     metrics = Metrics()
-    narrow = ImportanceScorer(llm=QueuedModel(), metrics=metrics, ambiguous_band=(0.5, 0.55))
+    narrow = ImportanceScorer(llm=queued(), metrics=metrics, ambiguous_band=(0.5, 0.55))
     result = await narrow.score(*AMBIGUOUS, emotion_intensity=0.5)
     assert result.method is ScoringMethod.RULES
     assert metrics.get("importance.llm_calls") == 0
@@ -177,7 +161,7 @@ async def test_a_narrow_band_sends_fewer_turns() -> None:
 @pytest.mark.anyio
 async def test_the_store_threshold_applies_to_the_model_score() -> None:
     strict = ImportanceScorer(
-        llm=QueuedModel('{"importance": 5, "reason": "meh"}'),
+        llm=queued('{"importance": 5, "reason": "meh"}'),
         metrics=Metrics(),
         store_threshold=0.5,
     )
@@ -206,7 +190,7 @@ def test_results_refuse_scores_outside_the_unit_interval() -> None:
 @given(first=st.integers(1, 10), second=st.integers(1, 10))
 def test_model_scores_keep_their_order(first: int, second: int) -> None:
     async def score(value: int) -> float:
-        model = QueuedModel(f'{{"importance": {value}, "reason": "r"}}')
+        model = queued(f'{{"importance": {value}, "reason": "r"}}')
         result = await scorer(model, Metrics()).score(*AMBIGUOUS, emotion_intensity=0.5)
         return result.score
 

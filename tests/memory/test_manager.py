@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -11,9 +11,8 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import FactCategory, Matrix, Scope, ScoringMethod, TrustState, Vector
-from omoide.embed.hashing import HashingEmbedder
-from omoide.errors import BackendUnavailable
+from omoide.domain import FactCategory, Scope, ScoringMethod, TrustState
+from omoide.embed.failing import FailingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.memory.turns import TurnInput, TurnState
 from omoide.store.base import EpisodeFilter
@@ -242,43 +241,19 @@ async def test_the_queue_drainer_does_not_store_a_replayed_turn_twice(app: Omoid
     assert await app.queue.counts() == {"pending": 0, "failed": 0}
 
 
-class FlakyEmbedder:
-    """A hashing embedder that is 'down' for documents until told otherwise."""
-
-    def __init__(self) -> None:
-        self._inner = HashingEmbedder(64)
-        self.down = False
-
-    @property
-    def model_name(self) -> str:
-        return self._inner.model_name
-
-    @property
-    def dimensions(self) -> int:
-        return self._inner.dimensions
-
-    async def embed_documents(self, texts: Sequence[str]) -> Matrix:
-        if self.down:
-            raise BackendUnavailable("embedding server is down")
-        return await self._inner.embed_documents(texts)
-
-    async def embed_query(self, text: str) -> Vector:
-        return await self._inner.embed_query(text)
-
-
 @pytest.mark.anyio
 async def test_queued_turns_wait_out_a_backend_outage(tmp_path: Path) -> None:
-    embedder = FlakyEmbedder()
+    embedder = FailingEmbedder(64)
     built = await build(
         Settings(data_dir=tmp_path, embedder="hashing"), clock=FixedClock(START), embedder=embedder
     )
     try:
-        embedder.down = True
+        embedder.documents_down = True
         await built.queue.put([TurnInput(MINJUN, "I love strawberries", "yum")])
         for _ in range(10):
             assert await built.drainer.drain_all() == 1
         assert await built.queue.counts() == {"pending": 1, "failed": 0}
-        embedder.down = False
+        embedder.documents_down = False
         assert await built.drainer.drain_all() == 1
         assert await built.queue.counts() == {"pending": 0, "failed": 0}
         assert await built.store.count_episodes(MINJUN, where=EpisodeFilter()) == 1

@@ -52,6 +52,9 @@ class LetterEmbedder:
         self.batches.append(len(texts))
         return np.stack([self._vector(text) for text in texts])
 
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
     async def embed_query(self, text: str) -> Vector:
         return self._vector(text)
 

@@ -10,6 +10,7 @@ and ``sentence_transformers`` are imported on first use.
 ``OllamaEmbedder``                an Ollama server, ``/api/embed``
 ``OpenAIEmbedder``                an OpenAI-compatible server, ``/v1/embeddings``
 ``HashingEmbedder``               deterministic feature hashing: the test fake
+``FailingEmbedder``               the same, with a query or document side that can fail
 ``CachedQueryEmbedder``           a TTL LRU cache of query vectors around any of them
 ================================  ===================================================
 """
@@ -23,6 +24,7 @@ from omoide.embed.calibration import (
     calibrate_duplicate_threshold,
 )
 from omoide.embed.e5 import E5Embedder
+from omoide.embed.failing import FailingEmbedder
 from omoide.embed.hashing import HashingEmbedder, keyword_tokens
 from omoide.embed.http import RetryPolicy
 from omoide.embed.ollama import OllamaEmbedder
@@ -38,6 +40,7 @@ __all__ = [
     "DuplicateThreshold",
     "E5Embedder",
     "Embedder",
+    "FailingEmbedder",
     "HashingEmbedder",
     "OllamaEmbedder",
     "OpenAIEmbedder",

@@ -78,6 +78,9 @@ class CachedQueryEmbedder:
     async def embed_documents(self, texts: Sequence[str]) -> Matrix:
         return await self._inner.embed_documents(texts)
 
+    async def aclose(self) -> None:
+        """Nothing to release: the wrapped embedder stays its owner's to close."""
+
     async def embed_query(self, text: str) -> Vector:
         check_text(text)
         cached = self._lookup(text)

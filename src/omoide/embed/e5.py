@@ -70,6 +70,9 @@ class E5Embedder:
             dimensions=E5_DIMENSIONS,
         )
 
+    async def aclose(self) -> None:
+        """Nothing to release: the model lives in this process."""
+
     async def embed_query(self, text: str) -> Vector:
         batch = [check_text(text)]
         matrix = await self._model.run(lambda model: self._encode(model.query, batch))

@@ -122,6 +122,9 @@ class HashingEmbedder:
             dimensions=self.dimensions,
         )
 
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
     async def embed_query(self, text: str) -> Vector:
         return self._embed(check_text(text))
 

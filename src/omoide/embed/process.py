@@ -175,9 +175,7 @@ class WorkerProcessEmbedder:
     async def aclose(self) -> None:
         """Stop the worker (after a batch it is embedding) and close ``inner``."""
         await anyio.to_thread.run_sync(self._stop)
-        close = getattr(self._inner, "aclose", None)
-        if close is not None:
-            await close()
+        await self._inner.aclose()
 
     def _embed_in_worker(self, texts: list[str]) -> object:
         """Embed in the worker; a worker found dead is replaced and the batch sent once more."""

@@ -114,6 +114,9 @@ class SentenceTransformerEmbedder:
             self._embed_batch, prefixed, batch_size=self._batch_size, dimensions=self._dimensions
         )
 
+    async def aclose(self) -> None:
+        """Nothing to release: the model lives in this process."""
+
     async def embed_query(self, text: str) -> Vector:
         matrix = await self._embed_batch([self._query_prefix + check_text(text)])
         vector: Vector = matrix[0]

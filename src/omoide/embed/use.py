@@ -73,6 +73,9 @@ class USEEmbedder:
             self._embed_batch, texts, batch_size=self._batch_size, dimensions=USE_DIMENSIONS
         )
 
+    async def aclose(self) -> None:
+        """Nothing to release: the model lives in this process."""
+
     async def embed_query(self, text: str) -> Vector:
         matrix = await self._embed_batch([check_text(text)])
         vector: Vector = matrix[0]

@@ -39,3 +39,7 @@ class ChatModel(Protocol):
     def stream(
         self, messages: Sequence[ChatMessage], options: ChatOptions
     ) -> AsyncIterator[str]: ...
+
+    async def aclose(self) -> None:
+        """Release what the model holds (an HTTP client); nothing for in-process fakes."""
+        ...
