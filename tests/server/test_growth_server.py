@@ -182,7 +182,6 @@ async def test_a_worker_never_skips_comments_another_instance_is_still_appending
 
 LEASE = timedelta(minutes=5)
 CLAIMED_JOBS = 40
-CLAIMED_VIEWERS = 20
 
 
 @pytest.fixture
@@ -226,28 +225,45 @@ async def test_two_instances_asking_at_once_each_take_a_diary_job_exactly_once(
     assert taken[0] and taken[1], "both instances did work (else they did not race)"
 
 
+RACED_VIEWERS = 6
+LOCK_WAIT = "wait_event_type = 'Lock'"
+
+
 async def test_two_instances_asking_at_once_each_take_a_viewer_batch_exactly_once(
     instances: tuple[PostgresGrowthStore, PostgresGrowthStore],
+    servers: LocalServers,
+    namespace: str,
 ) -> None:
-    viewers = [f"v{n:02}" for n in range(CLAIMED_VIEWERS)]
+    """Both instances are made to ask for each viewer at the same moment: a third session
+    holds the viewer's work row while both claims start, and lets go only once both are
+    waiting for it. Whatever the load, exactly one of them takes the batch."""
+    viewers = [f"v{n:02}" for n in range(RACED_VIEWERS)]
     texts = [comment(viewer, f"hello from {viewer}") for viewer in viewers]
     await instances[0].append("c", "s1", texts, diary_every=99, at=START)
-    due = await instances[1].due_viewers(batch_size=1, idle_before=None, limit=100)
-    assert due == [("c", viewer) for viewer in viewers]
     taken: dict[str, list[int]] = {viewer: [] for viewer in viewers}
 
-    async def take(number: int, store: PostgresGrowthStore, viewer: str) -> None:
-        if await store.claim_viewer_batch("c", viewer, limit=10) is not None:
+    async def take(number: int, viewer: str) -> None:
+        if await instances[number].claim_viewer_batch("c", viewer, limit=10) is not None:
             taken[viewer].append(number)
 
-    async with anyio.create_task_group() as group:
-        for viewer in viewers:
-            for number, store in enumerate(instances):
-                group.start_soon(take, number, store, viewer)
+    url = with_search_path(servers.database_url, namespace)
+    async with (
+        await psycopg.AsyncConnection.connect(url) as gate,
+        await psycopg.AsyncConnection.connect(url, autocommit=True) as watch,
+    ):
+        for position, viewer in enumerate(viewers):
+            await gate.execute(
+                "SELECT 1 FROM viewer_work WHERE character_id = 'c' AND viewer_id = %s FOR UPDATE",
+                (viewer,),
+            )
+            async with anyio.create_task_group() as group:
+                for number in (position % 2, 1 - position % 2):
+                    group.start_soon(take, number, viewer)
+                await wait_for_sessions(watch, LOCK_WAIT, 2)  # both claims are in flight
+                await gate.commit()
 
     assert all(len(takers) == 1 for takers in taken.values()), taken
     held = {viewer: takers[0] for viewer, takers in taken.items()}
-    assert set(held.values()) == {0, 1}, "both instances took batches (else they did not race)"
     for number, store in enumerate(instances):
         assert await store.due_viewers(batch_size=1, idle_before=None, limit=100) == [
             ("c", viewer) for viewer in viewers if held[viewer] == number

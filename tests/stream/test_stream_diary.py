@@ -17,7 +17,14 @@ from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
-from omoide.stream.records import CLAIM_SECONDS, CommentEntry, DiaryReason
+from omoide.stream.records import (
+    CLAIM_SECONDS,
+    CommentEntry,
+    DiaryJob,
+    DiaryJobLog,
+    DiaryReason,
+    DiaryWindow,
+)
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
@@ -137,7 +144,36 @@ async def test_ending_a_stream_with_nothing_new_still_closes_it(omoide: Parts, c
     await service.aclose()
 
 
-def diary_writer(omoide: Parts, log: SqliteGrowthStore) -> DiaryWriter:
+class ClaimWatch:
+    """An instance's diary jobs, telling the test each time the instance asked for some
+    and came back empty-handed (another instance held them)."""
+
+    def __init__(self, inner: SqliteGrowthStore) -> None:
+        self._inner = inner
+        self.found_none = anyio.Event()
+
+    async def claim_diary_jobs(
+        self, *, character_id: str | None, stream_id: str | None, limit: int
+    ) -> list[DiaryJob]:
+        jobs = await self._inner.claim_diary_jobs(
+            character_id=character_id, stream_id=stream_id, limit=limit
+        )
+        if not jobs:
+            self.found_none.set()
+        return jobs
+
+    async def diary_window(
+        self, job: DiaryJob, *, sample: int, facts: int, top: int
+    ) -> DiaryWindow:
+        return await self._inner.diary_window(job, sample=sample, facts=facts, top=top)
+
+    async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
+        await self._inner.finish_diary_job(job, episode_id=episode_id)
+
+
+def diary_writer(
+    omoide: Parts, log: SqliteGrowthStore, *, jobs: DiaryJobLog | None = None
+) -> DiaryWriter:
     """A diary writer of one "instance": its own store object on the shared file."""
     profiles = IdentityService(
         store=log,
@@ -147,7 +183,7 @@ def diary_writer(omoide: Parts, log: SqliteGrowthStore) -> DiaryWriter:
         metrics=omoide.metrics,
     )
     return DiaryWriter(
-        log=log,
+        log=jobs or log,
         store=omoide.store,
         embedder=omoide.embedder,
         profiles=profiles,
@@ -175,13 +211,17 @@ async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
         taken = await two.claim_diary_jobs(character_id=cid, stream_id=None, limit=2)
         assert taken == [held, dropped], "instance two takes both jobs"
         waited: list[DiaryEntry] = []
+        watch = ClaimWatch(one)
 
         async def wait() -> None:
-            waited.append(await diary_writer(omoide, one).written(held))
+            try:
+                waited.append(await diary_writer(omoide, one, jobs=watch).written(held))
+            finally:
+                watch.found_none.set()  # also if one did not wait at all (then it fails)
 
         async with anyio.create_task_group() as group:
             group.start_soon(wait)
-            await anyio.sleep(0.5)
+            await watch.found_none.wait()  # one looked for the job and found it held
             assert waited == [] and script.asked == [], "one waits while two holds the job"
             (entry,) = await diary_writer(omoide, two).write_pending(stream_id="s1", limit=1)
         assert waited == [entry] and script.asked == ["diary"], "written once, by two"
