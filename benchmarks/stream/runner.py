@@ -31,7 +31,7 @@ from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.events import StreamEvent
-from omoide.stream.service import StreamService, open_stream_service
+from omoide.stream.service import StreamService
 from omoide.wiring import Omoide, build
 
 logger = logging.getLogger(__name__)
@@ -65,15 +65,11 @@ async def run_stream_benchmark(profile_name: str, results_dir: Path) -> dict[str
     by_id = {viewer.viewer_id: viewer for viewer in viewers}
     with tempfile.TemporaryDirectory(prefix="omoide-stream-bench-") as work:
         clock = FixedClock(START)
-        settings = Settings(data_dir=Path(work), embedder="use", llm="none")
+        settings = Settings(data_dir=Path(work), embedder="use", llm="none", stream_llm="on")
         model = ScriptedChatModel(responder=stream_benchmark_responder)
         built = await build(settings, clock=clock, chat_model=model)
         try:
-            service = await open_stream_service(built, use_llm=True)
-            try:
-                measured = await _replay(built, service, profile, events, by_id, clock)
-            finally:
-                await service.aclose()
+            measured = await _replay(built, built.streams, profile, events, by_id, clock)
         finally:
             await built.aclose()
     results = _results(profile, measured, model)

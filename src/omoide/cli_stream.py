@@ -21,12 +21,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from omoide.cli_common import DataDir, errors, settings_from
-from omoide.errors import InvalidInput, OmoideError
-from omoide.stream.client import StreamClient
-from omoide.stream.events import StreamEvent, event_from_json
-from omoide.stream.service import StreamService, open_stream_service
-from omoide.stream.wire import (
+from omoide.api.stream_client import StreamClient
+from omoide.api.views_stream import (
     FieldChangeOut,
     IngestOut,
     PendingChangeOut,
@@ -40,6 +36,10 @@ from omoide.stream.wire import (
     version_out,
     versions_out,
 )
+from omoide.cli_common import DataDir, errors, settings_from
+from omoide.errors import InvalidInput, OmoideError
+from omoide.stream.events import StreamEvent, event_from_json
+from omoide.stream.service import StreamService
 from omoide.wiring import build
 
 stream_app = typer.Typer(no_args_is_help=True, help="Live streams: replay chat logs, end streams")
@@ -121,12 +121,8 @@ async def _backend(
         return
     built = await build(settings_from(data_dir=data_dir))
     try:
-        service = await open_stream_service(built)
-        try:
-            yield _Local(service)
-            await service.drain()
-        finally:
-            await service.aclose()
+        yield _Local(built.streams)
+        await built.streams.drain()
     finally:
         await built.aclose()
 

@@ -13,6 +13,7 @@ from omoide.errors import ConfigError
 EmbedderName = Literal["use", "e5", "sentence-transformers", "ollama", "openai", "hashing"]
 LLMName = Literal["none", "scripted", "ollama", "openai", "anthropic"]
 StoreName = Literal["sqlite", "server"]
+StreamModelUse = Literal["auto", "on", "off"]
 
 
 class Settings(BaseSettings):
@@ -83,6 +84,28 @@ class Settings(BaseSettings):
     """Share of the memory section's token budget the viewer profile may take."""
     profile_max_facts: int = Field(default=10, ge=0, le=100)
     store_threshold: float = Field(default=0.3, ge=0, le=1)
+
+    stream_llm: StreamModelUse = "auto"
+    """Which model does stream work (viewer summaries, diary, identity proposals): ``auto``
+    the configured chat model only when it is a real one (not ``scripted``), ``on`` whatever
+    chat model is configured, ``off`` none (diary entries are structured, written on
+    ingestion)."""
+    stream_store_threshold: float = Field(default=0.4, ge=0, le=1)
+    """Rule importance an unanswered stream comment needs to be kept as an episode."""
+    stream_fact_extraction_threshold: float = Field(default=0.4, ge=0, le=1)
+    stream_extract_topics: bool = True
+    stream_viewer_batch_size: int = Field(default=20, ge=1)
+    stream_viewer_idle_seconds: float = Field(default=3600.0, ge=0)
+    stream_viewer_min_llm_comments: int = Field(default=3, ge=1)
+    stream_viewers_per_flush: int = Field(default=64, ge=1)
+    stream_diary_every: int = Field(default=300, ge=1)
+    stream_digest_comments: int = Field(default=80, ge=1)
+    stream_digest_characters: int = Field(default=6000, ge=1)
+    stream_evolve_identity: bool = True
+    stream_llm_concurrency: int = Field(default=4, ge=1)
+    stream_max_events_per_batch: int = Field(default=5000, ge=1)
+    """The ``stream_*`` options are :class:`omoide.stream.config.StreamConfig`'s (read there
+    what each does), settable as ``OMOIDE_STREAM_<NAME>``."""
 
     api_keys: SecretStr | None = None
     """Keys as ``secret:character,character;secret:*`` (also see ``omoide keys``)."""

@@ -19,14 +19,13 @@ from pathlib import Path
 
 import anyio
 
+from omoide.config import Settings
 from omoide.domain import Scope, TurnInput
 from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.base import ChatMessage
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.evolution import IDENTITY_TASK
-from omoide.stream.service import open_stream_service
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 from omoide.wiring import Omoide
 from tests.api.harness import NOW, Api
@@ -38,7 +37,11 @@ VIEWER = "mo-7"
 NAME = "Mo"
 SCOPE = Scope(CHARACTER, VIEWER)
 QUOTE = f"I adore {MARKER} plushies so much"
-STREAM_CONFIG = StreamConfig(diary_every=6, viewer_min_llm_comments=1, evolve_identity=True)
+STREAM_OPTIONS: dict[str, object] = {
+    "stream_diary_every": 6,
+    "stream_viewer_min_llm_comments": 1,
+    "stream_evolve_identity": True,
+}
 STORE_TIMEOUT_SECONDS = 30.0
 EMBEDDER = HashingEmbedder(256)
 
@@ -100,17 +103,20 @@ def events(stream_start: int, *, count: int) -> list[dict[str, str]]:
     return made
 
 
+def with_stream_model(settings: Settings, **changes: object) -> Settings:
+    """``settings`` with the stream options of these tests, stream work on the model."""
+    return settings.model_copy(update=STREAM_OPTIONS | {"stream_llm": "on"} | changes)
+
+
 async def stream_with_model(built: Omoide) -> None:
-    """Stream comments summarised and written up in the diary by the scripted model."""
+    """Stream comments summarised and written up in the diary by the scripted model
+    (``built`` from :func:`with_stream_model` settings)."""
     from omoide.stream.events import events_from_json
 
-    service = await open_stream_service(built, config=STREAM_CONFIG, use_llm=True)
-    try:
-        await service.ingest(CHARACTER, "night-1", events_from_json(events(0, count=6)))
-        await service.drain()
-        await service.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
-    finally:
-        await service.aclose()
+    service = built.streams
+    await service.ingest(CHARACTER, "night-1", events_from_json(events(0, count=6)))
+    await service.drain()
+    await service.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
 
 
 async def approve_identity(api: Api) -> list[dict[str, object]]:

@@ -18,7 +18,6 @@ from omoide.domain import TurnInput
 from omoide.embed.hashing import HashingEmbedder
 from omoide.memory.queue import DurableTurnQueue
 from omoide.stream.events import events_from_json
-from omoide.stream.service import open_stream_service
 from omoide.wiring import build
 from tests.api.harness import NOW, make_settings
 from tests.hostile.forget_paths import (
@@ -26,7 +25,7 @@ from tests.hostile.forget_paths import (
     MARKER,
     NAME,
     SCOPE,
-    STREAM_CONFIG,
+    STREAM_OPTIONS,
     VIEWER,
     events,
     files_holding,
@@ -34,15 +33,12 @@ from tests.hostile.forget_paths import (
 
 
 async def _write(data: Path) -> None:
-    settings = make_settings(data, llm="none")
+    settings = make_settings(data, llm="none", stream_llm="off", **STREAM_OPTIONS)
     built = await build(settings, clock=FixedClock(NOW), embedder=HashingEmbedder(256))
     try:
-        stream = await open_stream_service(built, config=STREAM_CONFIG, use_llm=False)
-        try:
-            await stream.ingest(CHARACTER, "night-1", events_from_json(events(0, count=8)))
-            await stream.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
-        finally:
-            await stream.aclose()
+        stream = built.streams
+        await stream.ingest(CHARACTER, "night-1", events_from_json(events(0, count=8)))
+        await stream.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
     finally:
         await built.aclose()
     queue = DurableTurnQueue(settings.queue_path, clock=FixedClock(NOW))

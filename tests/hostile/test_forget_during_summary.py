@@ -5,7 +5,6 @@ the marker once the service stops."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,17 @@ from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.base import ChatMessage, ChatOptions
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.events import events_from_json
-from omoide.stream.service import open_stream_service
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 from omoide.wiring import build
 from tests.api.harness import NOW, make_settings
 from tests.hostile.forget_paths import (
     CHARACTER,
     SCOPE,
-    STREAM_CONFIG,
     VIEWER,
     events,
     files_holding,
     respond,
+    with_stream_model,
 )
 
 pytestmark = pytest.mark.anyio
@@ -59,18 +57,14 @@ class ForgetsWhileReading:
 async def test_a_batch_answered_after_the_forget_keeps_nothing(tmp_path: Path) -> None:
     data = tmp_path / "data"
     model = ForgetsWhileReading()
-    built = await build(make_settings(data), clock=FixedClock(NOW), embedder=HashingEmbedder(256),
+    settings = with_stream_model(make_settings(data), stream_diary_every=1000)
+    built = await build(settings, clock=FixedClock(NOW), embedder=HashingEmbedder(256),
                         chat_model=model)  # fmt: skip
     try:
         model.during = lambda: built.viewer_data.forget_viewer(SCOPE)
-        config = replace(STREAM_CONFIG, diary_every=1000)
-        service = await open_stream_service(built, config=config, use_llm=True)
-        try:
-            mine = [event for event in events(0, count=6) if event["viewer_id"] == VIEWER]
-            await service.ingest(CHARACTER, "night-1", events_from_json(mine))
-            report = await service.drain()
-        finally:
-            await service.aclose()
+        mine = [event for event in events(0, count=6) if event["viewer_id"] == VIEWER]
+        await built.streams.ingest(CHARACTER, "night-1", events_from_json(mine))
+        report = await built.streams.drain()
         assert report.viewers.batches == 1 and model.during is None
         left = await built.viewer_data.export_viewer(SCOPE)
         assert (left.memory.episodes, left.memory.facts) == ((), ())

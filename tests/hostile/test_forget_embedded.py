@@ -23,6 +23,7 @@ from tests.hostile.forget_paths import (
     model,
     queue_a_turn,
     stream_with_model,
+    with_stream_model,
     write_through_api,
 )
 
@@ -35,8 +36,12 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
     data = tmp_path / "data"
     settings = make_settings(data)
     chat_model = model()
-    built = await build(settings, clock=FixedClock(NOW), embedder=HashingEmbedder(256),
-                        chat_model=chat_model)  # fmt: skip
+    built = await build(
+        with_stream_model(settings),
+        clock=FixedClock(NOW),
+        embedder=HashingEmbedder(256),
+        chat_model=chat_model,
+    )
     try:
         await stream_with_model(built)
     finally:

@@ -28,6 +28,7 @@ from tests.hostile.forget_paths import (
     model,
     queue_a_turn,
     stream_with_model,
+    with_stream_model,
     write_through_api,
 )
 from tests.server.servers import LocalServers
@@ -95,7 +96,9 @@ async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
     settings = server_settings(data, servers, namespace)
     url = with_search_path(servers.database_url, namespace)
     chat_model = model()
-    built = await build(settings, clock=FixedClock(NOW), embedder=EMBEDDER, chat_model=chat_model)
+    built = await build(
+        with_stream_model(settings), clock=FixedClock(NOW), embedder=EMBEDDER, chat_model=chat_model
+    )
     try:
         await stream_with_model(built)
     finally:

@@ -28,10 +28,9 @@ from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.server.database import Database
 from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.sqlite_source import open_sqlite_source
-from omoide.stream.config import StreamConfig
 from omoide.stream.diary import diary_episode_id
 from omoide.stream.records import CommentEntry, LoggedComment
-from omoide.stream.service import GrowthStore, open_stream_service
+from omoide.stream.service import GrowthStore
 from omoide.wiring import build
 from tests.server.servers import LocalServers
 from tests.server.test_migrate import run_command
@@ -81,27 +80,24 @@ async def embedded_data_dir(data_dir: Path) -> DataDir:
     """A stream with comments, diary entries and viewer summaries, some comments still
     waiting, a job whose entry was written but not yet noted, and identity versions with
     one change approved and one pending."""
-    settings = Settings(data_dir=data_dir, llm="none")
+    settings = Settings(
+        data_dir=data_dir, llm="none", stream_diary_every=4, stream_viewer_batch_size=2
+    )
     built = await build(settings, clock=FixedClock(START), embedder=EMBEDDER)
     try:
-        service = await open_stream_service(
-            built, use_llm=False, config=StreamConfig(diary_every=4, viewer_batch_size=2)
-        )
-        try:
-            for viewer in VIEWERS:
-                texts = [f"{viewer} loves rainy days and ramen, number {n}" for n in range(3)]
-                await service.ingest(HARU, STREAM, comments(texts, viewer=viewer, name=viewer))
-            await service.flush_due(START, everything=True)
-            later = comments(["sora is back for more ramen"], viewer="sora", name="sora")
-            await service.ingest(HARU, STREAM, later)
-            likes = list((await service.identity.current_profile(HARU)).likes)
-            approved = await service.identity.propose(HARU, {"likes": [*likes, "ramen"]})
-            assert approved.change_id is not None
-            await service.identity.approve(HARU, approved.change_id)
-            pending = await service.identity.propose(HARU, {"likes": [*likes, "ramen", "games"]})
-            assert pending.change_id is not None
-        finally:
-            await service.aclose()
+        service = built.streams
+        for viewer in VIEWERS:
+            texts = [f"{viewer} loves rainy days and ramen, number {n}" for n in range(3)]
+            await service.ingest(HARU, STREAM, comments(texts, viewer=viewer, name=viewer))
+        await service.flush_due(START, everything=True)
+        later = comments(["sora is back for more ramen"], viewer="sora", name="sora")
+        await service.ingest(HARU, STREAM, later)
+        likes = list((await service.identity.current_profile(HARU)).likes)
+        approved = await service.identity.propose(HARU, {"likes": [*likes, "ramen"]})
+        assert approved.change_id is not None
+        await service.identity.approve(HARU, approved.change_id)
+        pending = await service.identity.propose(HARU, {"likes": [*likes, "ramen", "games"]})
+        assert pending.change_id is not None
         entry = await _half_written_job(data_dir / "growth.sqlite3", built.store)
     finally:
         await built.aclose()

@@ -20,7 +20,6 @@ from omoide.store.server import ServerMemoryStore
 from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
-from omoide.stream.service import open_stream_service
 from omoide.wiring import build
 from tests.server.servers import LocalServers
 from tests.store.backends import ServerBackend, namespace_pool, with_search_path
@@ -99,17 +98,15 @@ async def test_the_server_profile_evolves_identities_in_postgresql_and_writes_no
     script = StreamScript()
     model = ScriptedChatModel(responder=script)
     data_dir = tmp_path / "one"
-    first = await build(instance_settings(servers, hashing_namespace, data_dir), chat_model=model)
+    first_settings = instance_settings(servers, hashing_namespace, data_dir)
+    first = await build(first_settings.model_copy(update={"stream_llm": "on"}), chat_model=model)
     second = await build(instance_settings(servers, hashing_namespace, tmp_path / "two"))
     try:
         original = (await first.characters.load("haru")).profile
         script.identity_diff = {"likes": [*original.likes, "rainy-day streams"]}
-        service = await open_stream_service(first, use_llm=True)
-        try:
-            await service.ingest("haru", "s1", comments(["비 오는 날 좋아!", "rain is cozy"]))
-            end = await service.end_stream("haru", "s1")
-        finally:
-            await service.aclose()
+        service = first.streams
+        await service.ingest("haru", "s1", comments(["비 오는 날 좋아!", "rain is cozy"]))
+        end = await service.end_stream("haru", "s1")
         (proposed,) = end.identity
         logged = await second.growth.status("haru", "s1")
         approved = await second.identity.approve("haru", proposed.change_id or "")

@@ -71,8 +71,10 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def omoide(shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path: Path) -> Parts:
-    return Parts(
+def omoide(
+    shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path: Path
+) -> Iterator[Parts]:
+    parts = Parts(
         settings=shared.settings,
         clock=clock,
         metrics=Metrics(),
@@ -81,8 +83,14 @@ def omoide(shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path
         characters=shared.characters,
         chat_model=model,
         memory=shared.memory,
+        facts=shared.facts,
         growth_path=tmp_path / "growth.sqlite3",
     )
+    try:
+        yield parts
+    finally:
+        for growth in parts.opened:
+            growth.close()
 
 
 @pytest.fixture(params=GROWTH_BACKENDS)

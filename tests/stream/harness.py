@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from omoide.character.identity import IdentityPolicy, IdentityService
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.llm.base import ChatMessage, ChatModel
+from omoide.memory.facts import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
@@ -27,15 +29,17 @@ from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IDENTITY_TASK
-from omoide.stream.service import GrowthStore, StreamService, open_stream_service
+from omoide.stream.service import StreamService
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
+from omoide.wiring import StreamParts, build_streams
 
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 
 
 @dataclass
 class Parts:
-    """What a stream service is built from (satisfies ``OmoideParts``), per test."""
+    """What a stream service is built from, per test: the session's store, embedder, fact
+    keeper and characters; this test's clock, metrics, model and growth store file."""
 
     settings: Settings
     clock: FixedClock
@@ -45,15 +49,30 @@ class Parts:
     characters: CharacterLibrary
     chat_model: ChatModel | None
     memory: MemoryManager
+    facts: FactKeeper
     growth_path: Path
-    growth: GrowthStore | None = None
+    opened: list[SqliteGrowthStore] = field(default_factory=list)
+    """Growth stores the test's services opened (closed when the test ends)."""
 
 
 async def open_service(
     parts: Parts, *, use_llm: bool = True, config: StreamConfig | None = None
 ) -> StreamService:
+    """A stream service of this test, built by the composition root's stream builder."""
     growth = SqliteGrowthStore(parts.growth_path)
-    return await open_stream_service(parts, use_llm=use_llm, config=config, growth=growth)
+    parts.opened.append(growth)
+    identity = IdentityService(
+        store=growth,
+        characters=parts.characters,
+        policy=IdentityPolicy(),
+        clock=parts.clock,
+        metrics=parts.metrics,
+    )
+    shared = StreamParts(
+        parts.store, parts.embedder, parts.facts, identity, growth, parts.characters,
+        parts.clock, parts.metrics,
+    )  # fmt: skip
+    return build_streams(shared, config or StreamConfig(), parts.chat_model if use_llm else None)
 
 
 def comments(

@@ -7,24 +7,22 @@ import json
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 import typer
 import uvicorn
-from fastapi import FastAPI
 from typer.testing import CliRunner
 
-from omoide.api.errors import install_error_handlers
-from omoide.api.routes_stream import router, stream_service_running
+from omoide.api.app import create_app
+from omoide.character.library import CharacterLibrary
 from omoide.cli_stream import register
 from omoide.config import Settings
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.wiring import build
 from tests.stream.harness import START, StreamScript
 
 ENV = {"OMOIDE_EMBEDDER": "hashing", "OMOIDE_LLM": "scripted"}
@@ -98,6 +96,10 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def _haru_likes() -> list[str]:
+    return list((await CharacterLibrary([]).load("haru")).profile.likes)
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     script = StreamScript()
@@ -105,21 +107,12 @@ def server(tmp_path: Path) -> Iterator[str]:
         "likes": ["롤과 마인크래프트 (마크에서 집 짓기)", "Minecraft 건축 방송"]
     }
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        settings = Settings(data_dir=tmp_path / "server", embedder="hashing", llm="none")
-        built = await build(settings, chat_model=ScriptedChatModel(responder=script))
-        likes = (await built.characters.load("haru")).profile.likes
-        script.identity_diff = {"likes": [*likes, "Minecraft 건축 방송"]}
-        try:
-            async with stream_service_running(app, built, use_llm=True):
-                yield
-        finally:
-            await built.aclose()
-
-    app = FastAPI(lifespan=lifespan)
-    install_error_handlers(app)
-    app.include_router(router)
+    likes = anyio.run(_haru_likes)
+    script.identity_diff = {"likes": [*likes, "Minecraft 건축 방송"]}
+    settings = Settings(
+        data_dir=tmp_path / "server", embedder="hashing", llm="none", stream_llm="on"
+    )
+    app = create_app(settings, chat_model=ScriptedChatModel(responder=script))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)

@@ -6,18 +6,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
-from omoide.api.errors import install_error_handlers
-from omoide.api.routes_stream import router, stream_service_running
-from omoide.stream.config import StreamConfig
+from omoide.api.app import create_app
+from omoide.api.runtime import Service
+from omoide.config import Settings
 from tests.stream.harness import START, Parts, StreamScript
 
-CONFIG = StreamConfig(diary_every=10, viewer_min_llm_comments=1)
+STREAM_OPTIONS: dict[str, Any] = {"stream_diary_every": 10, "stream_viewer_min_llm_comments": 1}
 
 
 def event(index: int, **changes: Any) -> dict[str, Any]:
@@ -36,28 +37,39 @@ class Served:
     client: httpx.AsyncClient
     app: FastAPI
 
+    @property
+    def service(self) -> Service:
+        service = self.app.state.service
+        assert isinstance(service, Service)
+        return service
+
 
 @asynccontextmanager
-async def client_for(omoide: Parts) -> AsyncIterator[Served]:
-    """A client of an app whose lifespan runs the stream service and its worker."""
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with stream_service_running(app, omoide, config=CONFIG, use_llm=True):
-            yield
-
-    app = FastAPI(lifespan=lifespan)
-    install_error_handlers(app)
-    app.include_router(router)
+async def client_for(omoide: Parts, tmp_path: Path) -> AsyncIterator[Served]:
+    """A client of the service (whose lifespan runs the stream worker), with the test's
+    characters, clock and scripted model, stream work on the model."""
+    settings = Settings(
+        data_dir=tmp_path / "app",
+        embedder="hashing",
+        llm="scripted",
+        stream_llm="on",
+        characters_dirs=omoide.settings.characters_dirs,
+        **STREAM_OPTIONS,
+    )
+    app = create_app(
+        settings, clock=omoide.clock, chat_model=omoide.chat_model, embedder=omoide.embedder
+    )
     async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 50123))
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield Served(client, app)
 
 
 @pytest.mark.anyio
-async def test_events_end_and_diary(omoide: Parts, cid: str, script: StreamScript) -> None:
-    async with client_for(omoide) as served:
+async def test_events_end_and_diary(
+    omoide: Parts, cid: str, script: StreamScript, tmp_path: Path
+) -> None:
+    async with client_for(omoide, tmp_path) as served:
         client = served.client
         base = f"/v1/characters/{cid}"
         response = await client.post(
@@ -82,8 +94,10 @@ async def test_events_end_and_diary(omoide: Parts, cid: str, script: StreamScrip
 
 
 @pytest.mark.anyio
-async def test_a_bad_event_is_refused_with_its_index(omoide: Parts, cid: str) -> None:
-    async with client_for(omoide) as served:
+async def test_a_bad_event_is_refused_with_its_index(
+    omoide: Parts, cid: str, tmp_path: Path
+) -> None:
+    async with client_for(omoide, tmp_path) as served:
         client = served.client
         events = [event(i) for i in range(5)]
         events[3]["time"] = "2026-03-02T20:00:00"
@@ -101,10 +115,12 @@ async def test_a_bad_event_is_refused_with_its_index(omoide: Parts, cid: str) ->
 
 
 @pytest.mark.anyio
-async def test_identity_review_over_http(omoide: Parts, cid: str, script: StreamScript) -> None:
+async def test_identity_review_over_http(
+    omoide: Parts, cid: str, script: StreamScript, tmp_path: Path
+) -> None:
     original = (await omoide.characters.load(cid)).profile
     script.identity_diff = {"likes": [*original.likes, "Minecraft 건축 방송"], "name": "X"}
-    async with client_for(omoide) as served:
+    async with client_for(omoide, tmp_path) as served:
         client = served.client
         base = f"/v1/characters/{cid}"
         await client.post(
@@ -138,6 +154,6 @@ async def test_identity_review_over_http(omoide: Parts, cid: str, script: Stream
         assert negative.status_code == 422
         summary = await client.get(f"{base}/viewers/v1/stream-summary")
         assert summary.status_code == 404, "the viewer's batch is not due yet"
-        await served.app.state.stream_service.drain()
+        await served.service.built.streams.drain()
         summary = await client.get(f"{base}/viewers/v1/stream-summary")
         assert summary.status_code == 200 and summary.json()["method"] == "llm"

@@ -60,7 +60,6 @@ async def test_without_a_model_entries_are_written_inline_and_structured(
     assert "Minecraft" in entry.text, "topics of the window"
     assert "thanks and affection" not in entry.text
     assert "enthusiasm about things they like" in entry.text
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -75,7 +74,6 @@ async def test_diary_entries_are_the_characters_searchable_memory(
     assert diaries and diaries[0].metadata["stream_id"] == "s1"
     viewer_view = await omoide.memory.search(Scope(cid, "v1"), "Valorant", now=later)
     assert all(hit.item.scope.user_id == "v1" for hit in viewer_view.episodes)
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -96,7 +94,6 @@ async def test_with_a_model_entries_wait_for_the_worker(
         await service.end_stream(cid, "s1")
     with pytest.raises(NotFound):
         await service.end_stream(cid, "never-started")
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -115,7 +112,6 @@ async def test_the_digest_is_bounded_however_long_the_window(
     prompt = call.last_user_message or ""
     assert len(prompt) <= config.digest_characters + 100
     assert "600 comments" in prompt
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -129,7 +125,6 @@ async def test_a_model_that_fails_twice_gets_a_structured_entry(
     assert entry.method == "structured" and entry.llm_failed
     assert entry.text.startswith(STRUCTURED_DIARY_PREFIX)
     assert omoide.metrics.get("stream.diary_llm_failures") == 1
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -141,7 +136,6 @@ async def test_ending_a_stream_with_nothing_new_still_closes_it(omoide: Parts, c
     reopened = await service.ingest(cid, "s1", chat(1, offset=20))
     assert reopened.comment_count == 21
     assert (await service.end_stream(cid, "s1")).diary.number == 3
-    await service.aclose()
 
 
 class ClaimWatch:

@@ -57,7 +57,6 @@ async def test_one_bad_event_names_its_index_and_field_and_nothing_is_written(
         await omoide_status(service, cid)
     for index in range(6):
         assert await stored_episodes(omoide, cid, f"v{index}") == 0
-    await service.aclose()
 
 
 async def omoide_status(service: Any, cid: str) -> None:
@@ -75,7 +74,6 @@ async def test_a_batch_with_a_non_event_is_refused_whole(omoide: Parts, cid: str
     assert await stored_episodes(omoide, cid, "v1") == 0
     with pytest.raises(NotFound):
         await omoide_status(service, cid)
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -88,7 +86,6 @@ async def test_low_signal_comments_are_counted_but_not_stored(omoide: Parts, cid
     assert report.comment_count == len(LOW_SIGNAL) + len(SIGNAL)
     episodes = await omoide.store.list_episodes(Scope(cid, "v1"), where=EpisodeFilter(), limit=50)
     assert sorted(e.user_message for e in episodes) == sorted(SIGNAL)
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -106,7 +103,6 @@ async def test_plain_comments_are_skipped_unless_answered(omoide: Parts, cid: st
     (answered,) = await omoide.store.list_episodes(Scope(cid, "v2"), where=EpisodeFilter(), limit=5)
     assert answered.bot_message == "Hi B, welcome!"
     assert answered.metadata["stream_id"] == "s1"
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -114,7 +110,6 @@ async def test_the_store_threshold_is_configurable(omoide: Parts, cid: str) -> N
     service = await open_service(omoide, use_llm=False, config=StreamConfig(store_threshold=0.3))
     report = await service.ingest(cid, "s1", comments(["this map looks huge"]))
     assert report.stored == 1
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -129,7 +124,6 @@ async def test_ingestion_never_calls_the_model(
     assert model.call_count == 0
     flushed = await service.flush_due()
     assert flushed.viewers.batches == 1 and model.call_count == 1
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -143,7 +137,6 @@ async def test_unknown_characters_and_oversized_batches_are_refused(
         await service.ingest(cid, "s1", comments(SIGNAL))
     with pytest.raises(InvalidInput, match="stream_id"):
         await service.ingest(cid, "", comments(SIGNAL[:1]))
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -155,7 +148,6 @@ async def test_an_empty_batch_logs_nothing(omoide: Parts, cid: str) -> None:
         await omoide_status(service, cid)
     await service.ingest(cid, "s1", comments(SIGNAL))
     assert (await service.ingest(cid, "s1", [])).comment_count == len(SIGNAL)
-    await service.aclose()
 
 
 def test_events_from_json_defaults_and_normalises() -> None:

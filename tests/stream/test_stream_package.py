@@ -15,9 +15,7 @@ def test_the_public_api_is_pinned() -> None:
         "IdentityEvolver",
         "IngestReport",
         "InteractionWriter",
-        "OmoideParts",
         "RuleOnlyWriter",
-        "StreamClient",
         "StreamConfig",
         "StreamEnd",
         "StreamEvent",
@@ -31,7 +29,6 @@ def test_the_public_api_is_pinned() -> None:
         "diary_entry_from_episode",
         "event_from_json",
         "events_from_json",
-        "open_stream_service",
     ]
     for name in omoide.stream.__all__:
         assert getattr(omoide.stream, name) is not None

@@ -26,7 +26,6 @@ from omoide.embed.base import Embedder
 from omoide.embed.hashing import HashingEmbedder
 from omoide.memory.recall import Recollection
 from omoide.stream.events import StreamEvent
-from omoide.stream.service import open_stream_service
 from omoide.wiring import Omoide, build
 from tests.stream.harness import START
 
@@ -79,7 +78,7 @@ def first_in_profile(recollection: Recollection) -> str:
 @pytest.mark.anyio
 @pytest.mark.parametrize("embedder_name", ["use", "hashing"])
 async def test_facts_learned_from_stream_comments_are_typed_and_gated(app: Omoide) -> None:
-    service = await open_stream_service(app, use_llm=False)
+    service = app.streams
     await service.ingest(
         "haru",
         "s1",
@@ -98,7 +97,6 @@ async def test_facts_learned_from_stream_comments_are_typed_and_gated(app: Omoid
     assert "Deadlock" in section
     recollection = await app.memory.retrieve_context(scope, QUESTION, now=START + timedelta(days=1))
     assert "Deadlock" in first_in_profile(recollection)
-    await service.aclose()
 
 
 def _comment(text: str, seconds: int) -> StreamEvent:

@@ -104,7 +104,6 @@ async def test_a_700_comment_stream_grows_the_character_within_its_bounds(
     await _each_viewer_has_only_their_own_facts(omoide, cid)
     _model_calls_are_bounded(service.stats().llm_calls, events, diary_entries=3)
     assert Counter(script.asked) == {"viewer": VIEWERS, "diary": 3, "identity": 3}
-    await service.aclose()
 
 
 async def _each_viewer_has_only_their_own_facts(omoide: Parts, cid: str) -> None:

@@ -40,7 +40,6 @@ async def test_a_viewer_batch_is_due_at_its_size_or_after_idle_time(
     assert (idle.viewers.batches, idle.viewers.comments) == (2, 8)
     assert model.call_count == 4
     assert service.stats().llm_calls == 4
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -62,7 +61,6 @@ async def test_one_call_reads_the_batch_and_keeps_facts_in_the_viewers_scope(
     summary = await service.viewer_summary(cid, "v1")
     assert (summary.method, summary.text) == ("llm", "Mika chats in streams.")
     assert summary.message_count == 5
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -80,7 +78,6 @@ async def test_without_a_model_the_summary_is_structured_and_says_so(
     assert summary.text.startswith(STRUCTURED_VIEWER_PREFIX)
     assert "emotion: comes when tired" in summary.text
     assert "Deadlock" in summary.text
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -98,7 +95,6 @@ async def test_a_malformed_batch_answer_falls_back_and_is_counted(
     summary = await service.viewer_summary(cid, "v1")
     assert summary.method == "structured"
     assert (await service.flush_due(everything=True)).viewers.batches == 0, "not retried"
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -114,7 +110,6 @@ async def test_model_calls_per_thousand_messages_follow_the_batch_size(
     assert stats.events == 200
     assert stats.llm_calls == model.call_count == 5 * 40 // 10
     assert stats.llm_calls_per_1000_messages == pytest.approx(1000 / config.viewer_batch_size)
-    await service.aclose()
 
 
 @pytest.mark.anyio
@@ -129,4 +124,3 @@ async def test_tiny_idle_batches_skip_the_model(
     assert model.call_count == 1, "only the batch of three went to the model"
     assert (await service.viewer_summary(cid, "quiet")).method == "structured"
     assert (await service.viewer_summary(cid, "chatty")).method == "llm"
-    await service.aclose()

@@ -14,8 +14,8 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
 from datetime import UTC, datetime
 from importlib.util import find_spec
 from pathlib import Path
@@ -27,9 +27,6 @@ from fastapi import FastAPI
 from pydantic import SecretStr
 
 from omoide.api.app import create_app
-from omoide.api.routes_stream import router as stream_router
-from omoide.api.routes_stream import stream_service_running
-from omoide.api.runtime import Service
 from omoide.character.library import builtin_characters_dir
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -37,7 +34,6 @@ from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.base import ChatMessage
 from omoide.llm.demo_replies import character_reply
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.evolution import IDENTITY_TASK
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
@@ -50,7 +46,11 @@ REQUIRE_BROWSER: Final = os.environ.get("OMOIDE_TEST_BROWSER") == "required"
 """CI sets ``OMOIDE_TEST_BROWSER=required``: there a missing browser fails the tests."""
 START_TIMEOUT_SECONDS: Final = 30.0
 NEW_LIKES: Final = ("데드락 빌드 연구", "새벽 마라톤 방송")
-STREAM_CONFIG: Final = StreamConfig(viewer_batch_size=3, viewer_idle_seconds=0.0)
+STREAM_OPTIONS: Final[dict[str, Any]] = {
+    "stream_llm": "on",  # the scripted model summarises viewers and writes the diary
+    "stream_viewer_batch_size": 3,
+    "stream_viewer_idle_seconds": 0.0,
+}
 _DEFINITION_START = "Your current character definition:\n"
 _DEFINITION_END = "\n\nYour diary entry:"
 Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[Any]]
@@ -128,27 +128,8 @@ def make_settings(data_dir: Path, characters_dir: Path, *, api_keys: str | None)
         llm="scripted",
         characters_dirs=[characters_dir],
         api_keys=SecretStr(api_keys) if api_keys else None,
+        **STREAM_OPTIONS,
     )
-
-
-def _has_route(app: FastAPI, path: str) -> bool:
-    return any(getattr(route, "path", None) == path for route in app.router.routes)
-
-
-def _with_stream_service(original: Lifespan) -> Lifespan:
-    """The app's lifespan, then the stream service (scripted model, small viewer batches)."""
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[Mapping[str, Any] | None]:
-        async with original(app) as state:
-            service = app.state.service
-            assert isinstance(service, Service)
-            async with stream_service_running(
-                app, service.built, config=STREAM_CONFIG, use_llm=True
-            ):
-                yield state
-
-    return lifespan
 
 
 def build_app(settings: Settings) -> FastAPI:
@@ -158,9 +139,6 @@ def build_app(settings: Settings) -> FastAPI:
         settings, clock=FixedClock(NOW), chat_model=model, embedder=HashingEmbedder(256)
     )
     mount_web(app)
-    if not _has_route(app, "/v1/characters/{character_id}/diary"):
-        app.include_router(stream_router)
-    app.router.lifespan_context = _with_stream_service(app.router.lifespan_context)
     return app
 
 

@@ -5,14 +5,15 @@ Start it with ``omoide serve``, or with uvicorn's factory mode::
     uvicorn --factory omoide.api.app:app_from_environment --host 127.0.0.1 --port 8000
 
 The lifespan builds everything from the settings, drains the durable chat-turn queue
-(turns a previous process accepted but had not stored), keeps a queue worker running for
-the life of the app, and on shutdown stops it, drains again and closes everything.
+(turns a previous process accepted but had not stored), keeps the queue worker and the
+stream worker (``Omoide.streams``) running for the life of the app, and on shutdown stops
+them, drains again and closes everything.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
@@ -104,6 +105,11 @@ def check_exposure(host: str, ring: KeyRing) -> None:
     )
 
 
+async def _run_in(scope: anyio.CancelScope, work: Callable[[], Awaitable[None]]) -> None:
+    with scope:
+        await work()
+
+
 def _lifespan(
     settings: Settings,
     *,
@@ -125,10 +131,13 @@ def _lifespan(
                 worker = DrainWorker(built.drainer, group)
                 app.state.service = Service(built, keys, worker, ModelProbe(built.chat_model))
                 worker.start()
+                streams = anyio.CancelScope()
+                group.start_soon(_run_in, streams, built.streams.run)
                 try:
-                    async with routes_stream.stream_service_running(app, built), mcp.running:
+                    async with mcp.running:
                         yield
                 finally:
+                    streams.cancel()
                     await worker.stop()
                     del app.state.service
         finally:

@@ -1,40 +1,21 @@
 """HTTP endpoints for live streams, the diary and identity evolution.
 
-The router finds its :class:`~omoide.stream.service.StreamService` on
-``request.app.state.stream_service``; :func:`stream_service_running` opens one, puts it
-there and runs its background worker for the life of the app. In ``api/app.py``::
-
-    from fastapi import Depends
-    from omoide.api import routes_stream
-    from omoide.api.dependencies import checked_character
-
-    app.include_router(routes_stream.router, dependencies=[Depends(checked_character)])
-
-    # in the lifespan, inside the task group, around the existing ``yield``:
-    async with routes_stream.stream_service_running(app, built):
-        yield
-
-Every route has the ``{character_id}`` path parameter, so the key check applies as a
-router dependency. Errors are omoide errors (InvalidInput, NotFound, Conflict, ...); the
-app's exception handlers choose the status codes. Request and response models are in
-:mod:`omoide.stream.wire`.
+The routes call the library's stream service, ``Omoide.streams`` (built in
+:mod:`omoide.wiring`); the app's lifespan runs its background worker. Every route has the
+``{character_id}`` path parameter, so the key check applies as a router dependency. Errors
+are omoide errors (InvalidInput, NotFound, Conflict, ...); the app's exception handlers
+choose the status codes. Request and response models are in :mod:`omoide.api.views_stream`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated
 
-import anyio
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, Query
 
+from omoide.api.dependencies import ServiceDep
 from omoide.api.schemas import MAX_OFFSET
-from omoide.character.identity import IdentityPolicy
-from omoide.errors import ConfigError
-from omoide.stream.config import StreamConfig
-from omoide.stream.service import OmoideParts, StreamService, open_stream_service
-from omoide.stream.wire import (
+from omoide.api.views_stream import (
     DiaryListOut,
     EventsIn,
     IngestOut,
@@ -53,43 +34,19 @@ from omoide.stream.wire import (
     version_out,
     versions_out,
 )
+from omoide.stream.service import StreamService
 from omoide.text_rules import check_id
 
 router = APIRouter(tags=["streams"])
 CHARACTER = "/v1/characters/{character_id}"
 
 
-def stream_service(request: Request) -> StreamService:
-    """The app's stream service (ConfigError when the app was started without one)."""
-    service = getattr(request.app.state, "stream_service", None)
-    if not isinstance(service, StreamService):
-        raise ConfigError("this server runs without the stream service")
-    return service
+def stream_service(service: ServiceDep) -> StreamService:
+    """The running omoide's stream service."""
+    return service.built.streams
 
 
 Service = Annotated[StreamService, Depends(stream_service)]
-
-
-@asynccontextmanager
-async def stream_service_running(
-    app: FastAPI,
-    parts: OmoideParts,
-    *,
-    config: StreamConfig | None = None,
-    policy: IdentityPolicy | None = None,
-    use_llm: bool | None = None,
-) -> AsyncIterator[StreamService]:
-    """Open the service on ``app.state.stream_service`` and run its worker until exit."""
-    service = await open_stream_service(parts, config=config, policy=policy, use_llm=use_llm)
-    app.state.stream_service = service
-    try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(service.run)
-            yield service
-            group.cancel_scope.cancel()
-    finally:
-        app.state.stream_service = None
-        await service.aclose()
 
 
 @router.post(f"{CHARACTER}/streams/{{stream_id}}/events", response_model=IngestOut)

@@ -8,11 +8,11 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from omoide.api.views import ExportOut, ForgetOut, LibraryView
+from omoide.api.views_stream import ViewerSummaryOut, summary_out
 from omoide.character.state import state_to_json
 from omoide.domain import MetadataValue, TurnInput
 from omoide.privacy.viewer_data import ViewerExport, ViewerForgetReport
 from omoide.stream.records import LearnedFact, LoggedComment, ViewerStreamData
-from omoide.stream.wire import ViewerSummaryOut, summary_out
 
 
 class QueuedTurnOut(LibraryView):

@@ -39,6 +39,9 @@ class _CountedModel:
         self._metrics.increment(self._metric)
         return self._model.stream(messages, options)
 
+    async def aclose(self) -> None:
+        """Nothing of its own: the wrapped model stays its owner's to close."""
+
 
 async def ask_json(
     model: ChatModel,

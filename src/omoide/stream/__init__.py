@@ -2,7 +2,7 @@
 
 ::
 
-    service = await open_stream_service(omoide)
+    service = omoide.streams                                      # omoide.wiring.build(...)
     report = await service.ingest("haru", "stream-42", events)   # no model on this path
     await service.flush_due()                                      # the background worker
     end = await service.end_stream("haru", "stream-42")           # closing diary entry
@@ -13,7 +13,6 @@ See :mod:`omoide.stream.ingest` (what is kept), :mod:`omoide.stream.viewers` (ba
 work per viewer), :mod:`omoide.stream.diary` and :mod:`omoide.character.identity`.
 """
 
-from omoide.stream.client import StreamClient
 from omoide.stream.config import DEFAULT_DIARY_EVERY, StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter, diary_entry_from_episode
 from omoide.stream.events import StreamEvent, event_from_json, events_from_json
@@ -28,11 +27,9 @@ from omoide.stream.records import (
 from omoide.stream.service import (
     FlushReport,
     GrowthStore,
-    OmoideParts,
     StreamEnd,
     StreamService,
     StreamStats,
-    open_stream_service,
 )
 from omoide.stream.viewers import ViewerFlush, ViewerWorker
 from omoide.stream.writer import InteractionWriter, RuleOnlyWriter
@@ -48,9 +45,7 @@ __all__ = [
     "IdentityEvolver",
     "IngestReport",
     "InteractionWriter",
-    "OmoideParts",
     "RuleOnlyWriter",
-    "StreamClient",
     "StreamConfig",
     "StreamEnd",
     "StreamEvent",
@@ -64,5 +59,4 @@ __all__ = [
     "diary_entry_from_episode",
     "event_from_json",
     "events_from_json",
-    "open_stream_service",
 ]

@@ -2,17 +2,19 @@
 
 ::
 
-    service = await open_stream_service(omoide)             # omoide = await build(settings)
-    report = await service.ingest("haru", "2026-03-02", events)
-    ...                                                      # worker: await service.run()
-    end = await service.end_stream("haru", "2026-03-02")    # closing diary entry
-    profile = await service.identity.current_profile("haru")
+    omoide = await build(settings)                           # omoide.wiring
+    report = await omoide.streams.ingest("haru", "2026-03-02", events)
+    ...                                                      # worker: await streams.run()
+    end = await omoide.streams.end_stream("haru", "2026-03-02")   # closing diary entry
+    profile = await omoide.streams.identity.current_profile("haru")
 
-Which model does stream work: ``use_llm=None`` (default) uses the configured chat model
-only when it is a real one (``Settings.uses_real_llm``), like the memory pipeline;
-``True`` uses whatever chat model is configured (a scripted one in tests and benchmarks);
-``False`` none. Without a model, diary entries at comment thresholds are written on the
-ingestion path (structured, no model involved); with one, they are queued for the worker.
+The service is built in :mod:`omoide.wiring.streams`, over the same store, embedder, fact
+keeper, identity service and growth store as the rest of omoide, with the ``stream_*``
+settings. Which model does stream work is ``OMOIDE_STREAM_LLM``: ``auto`` (default) the
+configured chat model only when it is a real one, like the memory pipeline; ``on``
+whatever chat model is configured (a scripted one in tests and benchmarks); ``off`` none.
+Without a model, diary entries at comment thresholds are written on the ingestion path
+(structured, no model involved); with one, they are queued for the worker.
 """
 
 from __future__ import annotations
@@ -21,24 +23,15 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Protocol
 
 import anyio
 
-from omoide.character.identity import IdentityOutcome, IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityOutcome, IdentityService
 from omoide.character.identity_store import IdentityStore
-from omoide.character.library import CharacterLibrary
 from omoide.clock import Clock
-from omoide.config import Settings
-from omoide.embed.base import Embedder
-from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
-from omoide.errors import ConfigError, NotFound, OmoideError
-from omoide.llm.base import ChatModel
-from omoide.memory.facts import FactKeeper
+from omoide.errors import NotFound, OmoideError
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
-from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IdentityEvolver
@@ -51,7 +44,6 @@ from omoide.stream.records import (
     ViewerWorkLog,
 )
 from omoide.stream.viewers import LLM_CALLS_METRIC, ViewerFlush, ViewerWorker
-from omoide.stream.writer import RuleOnlyWriter
 
 logger = logging.getLogger(__name__)
 
@@ -70,28 +62,6 @@ class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol
         ...
 
     def close(self) -> None: ...
-
-
-class OmoideParts(Protocol):
-    """What the service needs from :class:`omoide.wiring.Omoide` (which satisfies it)."""
-
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def clock(self) -> Clock: ...
-    @property
-    def metrics(self) -> Metrics: ...
-    @property
-    def embedder(self) -> Embedder: ...
-    @property
-    def store(self) -> MemoryStore: ...
-    @property
-    def characters(self) -> CharacterLibrary: ...
-    @property
-    def chat_model(self) -> ChatModel | None: ...
-    @property
-    def growth(self) -> GrowthStore | None:
-        """The instance's growth store, which the service shares in the server profile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,142 +227,7 @@ class StreamService:
             diary_entries=metrics.get("stream.diary_entries"),
         )
 
-    async def aclose(self) -> None:
-        self._growth.close()
-
     async def _evolve(self, entry: DiaryEntry) -> IdentityOutcome | None:
         if self._evolver is None:
             return None
         return await self._evolver.evolve(entry)
-
-
-def _chat_model(parts: OmoideParts, use_llm: bool | None) -> ChatModel | None:
-    if use_llm is False:
-        return None
-    if use_llm is None:
-        return parts.chat_model if parts.settings.uses_real_llm else None
-    if parts.chat_model is None:
-        raise ConfigError("use_llm=True needs a chat model (set OMOIDE_LLM)")
-    return parts.chat_model
-
-
-async def open_stream_service(
-    parts: OmoideParts,
-    *,
-    config: StreamConfig | None = None,
-    policy: IdentityPolicy | None = None,
-    use_llm: bool | None = None,
-    growth: GrowthStore | None = None,
-) -> StreamService:
-    """Build the stream service over an omoide instance's store, embedder and characters.
-
-    ``growth`` defaults to :class:`~omoide.store.growth_sqlite.SqliteGrowthStore` at
-    ``data_dir/growth.sqlite3``; in the server profile, to ``parts.growth`` (PostgreSQL).
-    """
-    config = config or StreamConfig()
-    llm = _chat_model(parts, use_llm)
-    if growth is None:
-        growth = _default_growth(parts)
-    cache = ThresholdCache(Path(parts.settings.data_dir) / "calibration.json")
-    duplicate = await cached_duplicate_threshold(parts.embedder, cache)
-    facts = FactKeeper(
-        store=parts.store,
-        embedder=parts.embedder,
-        duplicate_threshold=duplicate.threshold,
-        metrics=parts.metrics,
-    )
-    identity = IdentityService(
-        store=growth,
-        characters=parts.characters,
-        policy=policy or IdentityPolicy(),
-        clock=parts.clock,
-        metrics=parts.metrics,
-    )
-    return _assemble(parts, config, llm, growth, facts, identity)
-
-
-def _default_growth(parts: OmoideParts) -> GrowthStore:
-    """The server profile shares the instance's PostgreSQL store (its ``close`` leaves the
-    pool alone) and writes no file; the embedded profile opens its own file connection."""
-    if parts.settings.store == "server":
-        if parts.growth is None:
-            raise ConfigError("the server profile keeps stream logs in PostgreSQL: pass growth")
-        return parts.growth
-    from omoide.store.growth_sqlite import SqliteGrowthStore
-
-    return SqliteGrowthStore(Path(parts.settings.data_dir) / GROWTH_FILE)
-
-
-def _assemble(
-    parts: OmoideParts,
-    config: StreamConfig,
-    llm: ChatModel | None,
-    growth: GrowthStore,
-    facts: FactKeeper,
-    identity: IdentityService,
-) -> StreamService:
-    clock, metrics = parts.clock, parts.metrics
-    writer = RuleOnlyWriter(
-        store=parts.store,
-        embedder=parts.embedder,
-        facts=facts,
-        clock=clock,
-        metrics=metrics,
-        store_threshold=config.store_threshold,
-        fact_extraction_threshold=config.fact_extraction_threshold,
-    )
-    evolver = None
-    if llm is not None and config.evolve_identity:
-        evolver = IdentityEvolver(identity=identity, llm=llm, metrics=metrics)
-    ingestor = StreamIngestor(
-        writer=writer,
-        log=growth,
-        characters=parts.characters,
-        config=config,
-        clock=clock,
-        metrics=metrics,
-    )
-    viewers, diaries = _workers(parts, config, llm, growth, facts, identity)
-    return StreamService(
-        ingestor=ingestor,
-        viewers=viewers,
-        diaries=diaries,
-        identity=identity,
-        evolver=evolver,
-        growth=growth,
-        uses_llm=llm is not None,
-        clock=clock,
-        metrics=metrics,
-    )
-
-
-def _workers(
-    parts: OmoideParts,
-    config: StreamConfig,
-    llm: ChatModel | None,
-    growth: GrowthStore,
-    facts: FactKeeper,
-    identity: IdentityService,
-) -> tuple[ViewerWorker, DiaryWriter]:
-    store, embedder, clock, metrics = parts.store, parts.embedder, parts.clock, parts.metrics
-    viewers = ViewerWorker(
-        log=growth,
-        store=store,
-        embedder=embedder,
-        facts=facts,
-        llm=llm,
-        config=config,
-        clock=clock,
-        metrics=metrics,
-    )
-    diaries = DiaryWriter(
-        log=growth,
-        store=store,
-        embedder=embedder,
-        profiles=identity,
-        llm=llm,
-        config=config,
-        clock=clock,
-        metrics=metrics,
-    )
-    return viewers, diaries

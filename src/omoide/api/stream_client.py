@@ -1,7 +1,7 @@
 """A client of the stream HTTP API (what ``omoide stream replay --url`` uses).
 
-Answers are the API's own models (:mod:`omoide.stream.wire`). HTTP failures become omoide
-errors: 400 and 422 :class:`~omoide.errors.InvalidInput`, 401 and 403
+Answers are the API's own models (:mod:`omoide.api.views_stream`). HTTP failures become
+omoide errors: 400 and 422 :class:`~omoide.errors.InvalidInput`, 401 and 403
 :class:`~omoide.errors.AccessDenied`, 404 :class:`~omoide.errors.NotFound`, 409
 :class:`~omoide.errors.Conflict`, 5xx, timeouts and refused connections
 :class:`~omoide.errors.BackendUnavailable`. The key is sent as ``Authorization: Bearer``.
@@ -16,6 +16,15 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from omoide.api.views_stream import (
+    DiaryListOut,
+    IngestOut,
+    PendingChangeOut,
+    PendingListOut,
+    StreamEndOut,
+    VersionListOut,
+    VersionOut,
+)
 from omoide.errors import (
     AccessDenied,
     BackendError,
@@ -26,15 +35,6 @@ from omoide.errors import (
     OmoideError,
 )
 from omoide.stream.events import StreamEvent
-from omoide.stream.wire import (
-    DiaryListOut,
-    IngestOut,
-    PendingChangeOut,
-    PendingListOut,
-    StreamEndOut,
-    VersionListOut,
-    VersionOut,
-)
 
 Model = TypeVar("Model", bound=BaseModel)
 

@@ -1,7 +1,8 @@
 """The JSON forms of stream and identity values: the HTTP API's request and response models.
 
-The router (``omoide.api.routes_stream``) answers with these, :class:`~omoide.stream.client.
-StreamClient` reads them back, and the CLI prints them, so all three agree by construction.
+The router (``omoide.api.routes_stream``) answers with these,
+:class:`~omoide.api.stream_client.StreamClient` reads them back, and the CLI prints them, so
+all three agree by construction.
 """
 
 from __future__ import annotations

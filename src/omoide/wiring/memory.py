@@ -1,0 +1,129 @@
+"""The memory pipeline: remembering (scoring, extraction, facts) and recalling."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import anyio
+
+from omoide.character.library import CharacterLibrary
+from omoide.clock import Clock
+from omoide.config import Settings
+from omoide.embed.base import Embedder
+from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
+from omoide.llm.base import ChatModel
+from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
+from omoide.memory.extraction import FactExtractor
+from omoide.memory.extraction_llm import LLMFactExtractor
+from omoide.memory.extraction_rules import RuleFactExtractor
+from omoide.memory.facts import FactKeeper
+from omoide.memory.importance import ImportanceScorer
+from omoide.memory.manager import MemoryManager
+from omoide.memory.neighbours import NeighbourConfig
+from omoide.memory.ranking import RankingWeights
+from omoide.memory.recall import Recaller
+from omoide.memory.relevance import cached_relevance_floor
+from omoide.memory.remember import Rememberer
+from omoide.memory.tokens import SentencePieceTokenCounter
+from omoide.memory.viewer_profile import ProfileConfig
+from omoide.metrics import Metrics
+from omoide.store.base import MemoryStore
+
+
+def memory_config(settings: Settings) -> MemoryConfig:
+    return MemoryConfig(
+        ranking=RankingWeights(
+            relevance=settings.weight_relevance,
+            recency=settings.weight_recency,
+            importance=settings.weight_importance,
+            recency_decay_per_hour=settings.recency_decay_per_hour,
+        ),
+        recall=RecallConfig(
+            token_budget=settings.context_token_budget,
+            min_relevance=settings.min_relevance,
+            keyword_half=settings.keyword_half,
+            neighbours=NeighbourConfig(
+                best=settings.neighbours_of_best, share=settings.neighbour_share
+            ),
+        ),
+        profile=ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts),
+        write=WriteConfig(store_threshold=settings.store_threshold),
+    )
+
+
+def build_extractor(
+    settings: Settings, chat_model: ChatModel | None, metrics: Metrics
+) -> FactExtractor:
+    rules = RuleFactExtractor()
+    if chat_model is None or not settings.llm_extraction or not settings.uses_real_llm:
+        return rules
+    return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryParts:
+    """What the memory pipeline is built over."""
+
+    settings: Settings
+    store: MemoryStore
+    model_embedder: Embedder
+    """The embedder itself (calibration reads it; the cache would only fill up)."""
+    embedder: Embedder
+    """The embedder with the query cache, for everything else."""
+    chat_model: ChatModel | None
+    characters: CharacterLibrary
+    clock: Clock
+    metrics: Metrics
+
+
+async def build_facts(parts: MemoryParts) -> FactKeeper:
+    """The one fact keeper: its duplicate threshold is calibrated once per embedder."""
+    cache = ThresholdCache(parts.settings.data_dir / "calibration.json")
+    duplicate = await cached_duplicate_threshold(parts.model_embedder, cache)
+    return FactKeeper(
+        store=parts.store,
+        embedder=parts.embedder,
+        duplicate_threshold=duplicate.threshold,
+        metrics=parts.metrics,
+        batch_limit=parts.settings.fact_batch_limit,
+    )
+
+
+async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
+    settings, model, metrics = parts.settings, parts.chat_model, parts.metrics
+    config = memory_config(settings)
+    scorer = ImportanceScorer(
+        llm=model if settings.llm_importance and settings.uses_real_llm else None,
+        metrics=metrics,
+        store_threshold=config.write.store_threshold,
+    )
+    rememberer = Rememberer(
+        store=parts.store,
+        embedder=parts.embedder,
+        scorer=scorer,
+        extractor=build_extractor(settings, model, metrics),
+        facts=facts,
+        config=config.write,
+        clock=parts.clock,
+        metrics=metrics,
+    )
+    floors = await cached_relevance_floor(
+        parts.model_embedder, settings.data_dir / "relevance.json"
+    )
+    recaller = Recaller(
+        store=parts.store,
+        embedder=parts.embedder,
+        counter=await anyio.to_thread.run_sync(SentencePieceTokenCounter),
+        config=config,
+        clock=parts.clock,
+        floors=floors,
+        names=parts.characters,
+    )
+    return MemoryManager(
+        store=parts.store,
+        rememberer=rememberer,
+        recaller=recaller,
+        facts=facts,
+        config=config,
+        clock=parts.clock,
+    )

@@ -1,0 +1,120 @@
+"""Where everything is kept: files in the embedded profile, PostgreSQL + Qdrant in the server
+profile. One ``match settings.store`` per part; the server half is :mod:`.server`, imported
+only inside :func:`server_extra`, which names the extra when it is missing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING
+
+from omoide.clock import Clock
+from omoide.config import Settings
+from omoide.embed.base import Embedder
+from omoide.errors import ConfigError
+from omoide.keys import KeyFile, KeyStore, key_file_path
+from omoide.memory.queue import DurableTurnQueue, TurnQueue
+from omoide.privacy.viewer_data import Scrubbable
+from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
+from omoide.store.state import SqliteCharacterStateStore
+from omoide.stream.service import GROWTH_FILE, GrowthStore
+
+if TYPE_CHECKING:  # the server extra is optional: imported where it is used
+    from omoide.store.server.endpoints import ServerConfig
+    from omoide.store.server.states import PostgresCharacterStateStore
+
+
+@contextmanager
+def server_extra() -> Iterator[None]:
+    """Around the imports of the server profile: a missing extra becomes a ConfigError."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ConfigError(
+            "OMOIDE_STORE=server needs the server extra: pip install 'omoide[server]'"
+        ) from exc
+
+
+async def build_store(settings: Settings, embedder: Embedder) -> MemoryStore:
+    info = EmbeddingInfo(embedder.model_name, embedder.dimensions)
+    match settings.store:
+        case "sqlite":
+            return await open_sqlite_store(settings.database_path, embedding=info)
+        case "server":
+            with server_extra():
+                from omoide.wiring.server import open_store
+            return await open_store(settings, info)
+
+
+def server_config(settings: Settings) -> ServerConfig:
+    """The PostgreSQL + Qdrant endpoints named by the settings (OMOIDE_DATABASE_URL, ...)."""
+    with server_extra():
+        from omoide.wiring.server import server_config as config_of
+    return config_of(settings)
+
+
+def build_service_state(
+    settings: Settings, store: MemoryStore, clock: Clock
+) -> tuple[TurnQueue, SqliteCharacterStateStore | PostgresCharacterStateStore]:
+    """The durable turn queue and the character states: files, or the server's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            queue = DurableTurnQueue(settings.queue_path, clock=clock)
+            return queue, SqliteCharacterStateStore(settings.state_path)
+        case "server":
+            with server_extra():
+                from omoide.wiring.server import service_state
+            return service_state(store, clock)
+
+
+def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
+    """Identity versions and stream logs: a file, or the server store's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            return SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+        case "server":
+            with server_extra():
+                from omoide.wiring.server import growth_store
+            return growth_store(store)
+
+
+def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
+    """Where the service finds API keys: the key file, or the server store's PostgreSQL."""
+    match settings.store:
+        case "sqlite":
+            return KeyFile(key_file_path(settings.data_dir))
+        case "server":
+            with server_extra():
+                from omoide.wiring.server import key_store
+            return key_store(store)
+
+
+@asynccontextmanager
+async def open_key_store(settings: Settings) -> AsyncIterator[KeyStore]:
+    """The key store of ``settings`` without the rest (for ``omoide keys``), closed after.
+
+    The server profile connects to the same PostgreSQL as the service (migrating its schema
+    if needed) but to no embedder or Qdrant.
+    """
+    match settings.store:
+        case "sqlite":
+            yield KeyFile(key_file_path(settings.data_dir))
+        case "server":
+            with server_extra():
+                from omoide.wiring.server import open_key_store as open_server_keys
+            async with open_server_keys(settings) as store:
+                yield store
+
+
+def local_files(*parts: object) -> list[Scrubbable]:
+    """The parts kept in local SQLite files: after a forget, their logs are emptied."""
+    return [
+        part
+        for part in parts
+        if isinstance(
+            part,
+            SqliteMemoryStore | DurableTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
+        )
+    ]

@@ -1,0 +1,128 @@
+"""The stream service, built from the same collaborators as the rest of omoide: the same
+memory store, embedder, fact keeper (and its batch limit), identity service and growth
+store. Its options are the ``stream_*`` settings (``OMOIDE_STREAM_*``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from omoide.character.identity import IdentityService
+from omoide.character.library import CharacterLibrary
+from omoide.clock import Clock
+from omoide.config import Settings
+from omoide.embed.base import Embedder
+from omoide.errors import ConfigError
+from omoide.llm.base import ChatModel
+from omoide.memory.facts import FactKeeper
+from omoide.metrics import Metrics
+from omoide.store.base import MemoryStore
+from omoide.stream.config import StreamConfig
+from omoide.stream.diary import DiaryWriter
+from omoide.stream.evolution import IdentityEvolver
+from omoide.stream.ingest import StreamIngestor
+from omoide.stream.service import GrowthStore, StreamService
+from omoide.stream.viewers import ViewerWorker
+from omoide.stream.writer import RuleOnlyWriter
+
+
+def stream_config(settings: Settings) -> StreamConfig:
+    """The ``stream_*`` settings as the stream's typed config."""
+    return StreamConfig(
+        store_threshold=settings.stream_store_threshold,
+        fact_extraction_threshold=settings.stream_fact_extraction_threshold,
+        extract_topics=settings.stream_extract_topics,
+        viewer_batch_size=settings.stream_viewer_batch_size,
+        viewer_idle_seconds=settings.stream_viewer_idle_seconds,
+        viewer_min_llm_comments=settings.stream_viewer_min_llm_comments,
+        viewers_per_flush=settings.stream_viewers_per_flush,
+        diary_every=settings.stream_diary_every,
+        digest_comments=settings.stream_digest_comments,
+        digest_characters=settings.stream_digest_characters,
+        evolve_identity=settings.stream_evolve_identity,
+        llm_concurrency=settings.stream_llm_concurrency,
+        max_events_per_batch=settings.stream_max_events_per_batch,
+    )
+
+
+def stream_model(settings: Settings, model: ChatModel | None) -> ChatModel | None:
+    """The model that does stream work (``OMOIDE_STREAM_LLM``): ``auto`` a real one only,
+    like the memory pipeline; ``on`` whatever is configured; ``off`` none."""
+    match settings.stream_llm:
+        case "off":
+            return None
+        case "auto":
+            return model if settings.uses_real_llm else None
+        case "on":
+            if model is None:
+                raise ConfigError("OMOIDE_STREAM_LLM=on needs a chat model (set OMOIDE_LLM)")
+            return model
+
+
+@dataclass(frozen=True, slots=True)
+class StreamParts:
+    """What the stream service shares with the rest of omoide (built once, in the root)."""
+
+    store: MemoryStore
+    embedder: Embedder
+    facts: FactKeeper
+    identity: IdentityService
+    growth: GrowthStore
+    characters: CharacterLibrary
+    clock: Clock
+    metrics: Metrics
+
+
+def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | None) -> StreamService:
+    """The stream service over ``parts``; ``llm`` (or none) does its model work."""
+    evolver = None
+    if llm is not None and config.evolve_identity:
+        evolver = IdentityEvolver(identity=parts.identity, llm=llm, metrics=parts.metrics)
+    return StreamService(
+        ingestor=_ingestor(parts, config),
+        viewers=ViewerWorker(
+            log=parts.growth,
+            store=parts.store,
+            embedder=parts.embedder,
+            facts=parts.facts,
+            llm=llm,
+            config=config,
+            clock=parts.clock,
+            metrics=parts.metrics,
+        ),
+        diaries=DiaryWriter(
+            log=parts.growth,
+            store=parts.store,
+            embedder=parts.embedder,
+            profiles=parts.identity,
+            llm=llm,
+            config=config,
+            clock=parts.clock,
+            metrics=parts.metrics,
+        ),
+        identity=parts.identity,
+        evolver=evolver,
+        growth=parts.growth,
+        uses_llm=llm is not None,
+        clock=parts.clock,
+        metrics=parts.metrics,
+    )
+
+
+def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
+    writer = RuleOnlyWriter(
+        store=parts.store,
+        embedder=parts.embedder,
+        facts=parts.facts,
+        clock=parts.clock,
+        metrics=parts.metrics,
+        store_threshold=config.store_threshold,
+        fact_extraction_threshold=config.fact_extraction_threshold,
+    )
+    return StreamIngestor(
+        writer=writer,
+        log=parts.growth,
+        characters=parts.characters,
+        config=config,
+        clock=parts.clock,
+        metrics=parts.metrics,
+    )
