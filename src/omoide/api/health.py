@@ -15,15 +15,12 @@ from typing import Literal
 import anyio
 from pydantic import BaseModel, Field
 
-from omoide.domain import Scope
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
-from omoide.store.base import EpisodeFilter
 from omoide.wiring import Omoide
 
 logger = logging.getLogger(__name__)
 
-PROBE_SCOPE = Scope("omoide-health", "probe")
 MODEL_PROBE_SECONDS = 60.0
 MODEL_PROBE_TIMEOUT_SECONDS = 5.0
 _PROBE_MESSAGES = (ChatMessage("user", "Reply with the single word: ok"),)
@@ -96,7 +93,7 @@ class ModelProbe:
 
 async def _store_health(built: Omoide) -> StoreHealth:
     try:
-        await built.store.count_episodes(PROBE_SCOPE, where=EpisodeFilter())
+        await built.memory.check_store()
     except OmoideError as exc:
         return StoreHealth(ok=False, error=str(exc))
     return StoreHealth(ok=True)

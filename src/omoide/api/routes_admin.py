@@ -117,7 +117,7 @@ async def list_viewers(
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> ViewersOut:
-    found = await service.built.store.list_viewers(
+    found = await service.built.memory.list_viewers(
         character_id, search=search, limit=limit, offset=offset
     )
     users = [

@@ -31,7 +31,6 @@ from omoide.api.views import (
 from omoide.api.views_viewer import ViewerExportOut, ViewerForgetOut
 from omoide.errors import InvalidInput
 from omoide.memory.turns import TurnInput
-from omoide.store.base import EpisodeFilter
 
 VIEWER_PATH = "/v1/characters/{character_id}/users/{user_id}"
 MAX_PAGE = 500
@@ -107,12 +106,10 @@ async def list_episodes(
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     include_archived: Annotated[bool, Query(description="Include decayed episodes")] = False,
 ) -> EpisodePage:
-    store = service.built.store
-    await service.built.memory.flush_reinforcements()  # recall counts as of now
-    where = EpisodeFilter(include_archived=include_archived)
-    episodes = await store.list_episodes(scope, where=where, limit=limit, offset=offset)
-    total = await store.count_episodes(scope, where=where)
-    return EpisodePage.of(episodes, total=total, limit=limit, offset=offset)
+    found = await service.built.memory.list_episodes(
+        scope, include_archived=include_archived, limit=limit, offset=offset
+    )
+    return EpisodePage.of(list(found.episodes), total=found.total, limit=limit, offset=offset)
 
 
 @router.delete("/episodes/{episode_id}", tags=["forget"], summary="Delete one exchange")
@@ -145,7 +142,7 @@ async def emotions(
     moment = parse_moment(now, name="now") if now is not None else memory.clock.now()
     summary = await memory.emotion_summary(scope, days=days, now=moment)
     since = moment - timedelta(days=summary.days)
-    records = await service.built.store.list_emotions(scope, since=since, until=moment)
+    records = await memory.list_emotions(scope, since=since, until=moment)
     return EmotionsOut(
         summary=EmotionSummaryOut.of(summary),
         records=[EmotionOut.of(record) for record in records],

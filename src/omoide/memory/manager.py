@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from omoide.clock import Clock
 from omoide.domain import (
+    EmotionRecord,
+    Episode,
     Fact,
     FactCategory,
     ForgetReport,
@@ -14,6 +17,7 @@ from omoide.domain import (
     Scope,
     ScopeExport,
     Tombstone,
+    ViewerSummary,
     as_utc,
 )
 from omoide.errors import InvalidInput
@@ -27,10 +31,19 @@ from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn, TurnInput, TurnState
 from omoide.memory.viewer_profile import ViewerProfile
-from omoide.store.base import FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
 from omoide.store.keywords import forget_cached_words
 
 SOURCE_DELETED = "the exchange it was learned from was deleted"
+HEALTH_PROBE_SCOPE = Scope("omoide-health", "probe")
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeListing:
+    """A page of episodes and the number of episodes in all."""
+
+    episodes: tuple[Episode, ...]
+    total: int
 
 
 class MemoryManager:
@@ -244,6 +257,36 @@ class MemoryManager:
         return await self._store.export_scope(scope)
 
     # --- maintenance ------------------------------------------------------------------
+    async def list_episodes(
+        self, scope: Scope, *, include_archived: bool = False, limit: int, offset: int = 0
+    ) -> EpisodeListing:
+        """A page of the viewer's episodes, newest first, with recall counts as of now,
+        and how many there are in all."""
+        await self.flush_reinforcements()
+        where = EpisodeFilter(include_archived=include_archived)
+        episodes = await self._store.list_episodes(scope, where=where, limit=limit, offset=offset)
+        total = await self._store.count_episodes(scope, where=where)
+        return EpisodeListing(tuple(episodes), total)
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]:
+        """The viewer's emotion records between ``since`` and ``until``, oldest first."""
+        return await self._store.list_emotions(scope, since=since, until=until)
+
+    async def list_viewers(
+        self, character_id: str, *, search: str | None = None, limit: int, offset: int = 0
+    ) -> list[ViewerSummary]:
+        """Viewers the character remembers, most recently seen first (``search``: part of
+        a viewer id)."""
+        return await self._store.list_viewers(
+            character_id, search=search, limit=limit, offset=offset
+        )
+
+    async def check_store(self) -> None:
+        """Ask the store a cheap question; its error (BackendError) if it cannot answer."""
+        await self._store.count_episodes(HEALTH_PROBE_SCOPE, where=EpisodeFilter())
+
     async def run_decay(
         self,
         character_id: str,

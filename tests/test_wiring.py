@@ -1,0 +1,110 @@
+"""The composition root: stream options from the settings, closing on failure, closing all."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from omoide.clock import FixedClock
+from omoide.config import Settings, load_settings
+from omoide.embed.hashing import HashingEmbedder
+from omoide.errors import BackendError, ConfigError
+from omoide.llm.base import ChatMessage, ChatOptions
+from omoide.llm.scripted import ScriptedChatModel
+from omoide.stream.events import StreamEvent
+from omoide.wiring import Resources, build, stream_config, stream_model
+
+pytestmark = pytest.mark.anyio
+START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
+
+
+class ClosedModel:
+    """The scripted model, noting whether it was closed."""
+
+    def __init__(self) -> None:
+        self._inner = ScriptedChatModel()
+        self.closed = False
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    async def complete(self, messages: Sequence[ChatMessage], options: ChatOptions) -> str:
+        return await self._inner.complete(messages, options)
+
+    def stream(self, messages: Sequence[ChatMessage], options: ChatOptions) -> AsyncIterator[str]:
+        return self._inner.stream(messages, options)
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def test_the_stream_options_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OMOIDE_STREAM_DIARY_EVERY", "7")
+    monkeypatch.setenv("OMOIDE_STREAM_VIEWER_IDLE_SECONDS", "0")
+    monkeypatch.setenv("OMOIDE_STREAM_LLM", "off")
+    settings = load_settings()
+    config = stream_config(settings)
+    assert (config.diary_every, config.viewer_idle_seconds) == (7, 0.0)
+    assert stream_model(settings, ScriptedChatModel()) is None
+
+
+def test_stream_work_on_the_scripted_model_needs_asking() -> None:
+    model = ScriptedChatModel()
+    assert stream_model(Settings(llm="scripted"), model) is None
+    assert stream_model(Settings(llm="scripted", stream_llm="on"), model) is model
+    with pytest.raises(ConfigError, match="OMOIDE_STREAM_LLM=on"):
+        stream_model(Settings(llm="none", stream_llm="on"), None)
+
+
+async def test_the_built_stream_service_follows_the_settings(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="hashing", llm="none", stream_diary_every=2)
+    built = await build(settings, clock=FixedClock(START), embedder=HashingEmbedder(256))
+    try:
+        said = [
+            StreamEvent(
+                f"v{n}", f"Fan {n}", "I love Minecraft builds", START + timedelta(seconds=n)
+            )
+            for n in range(4)
+        ]
+        report = await built.streams.ingest("haru", "s1", said)
+        assert report.diary_entries_written == 2, "an entry every two comments"
+    finally:
+        await built.aclose()
+
+
+async def test_a_build_that_fails_after_the_store_opened_closes_what_it_opened(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="hashing")
+    settings.queue_path.mkdir(parents=True)  # the turn queue cannot open its file
+    model = ClosedModel()
+    with pytest.raises(Exception, match="unable to open database file"):  # the build's error
+        await build(settings, embedder=HashingEmbedder(256), chat_model=model)
+    assert model.closed, "the chat model (opened before the store) was closed again"
+    assert settings.database_path.exists(), "the store had been opened"
+
+
+async def test_closing_closes_everything_and_raises_one_error_naming_each_failure() -> None:
+    closed: list[str] = []
+    resources = Resources()
+
+    async def close(name: str, *, fails: bool = False) -> None:
+        closed.append(name)
+        if fails:
+            raise BackendError(f"{name} is gone")
+
+    resources.add("store", lambda: close("store"))
+    resources.add("queue", lambda: close("queue", fails=True))
+    resources.add("growth", lambda: close("growth", fails=True))
+    resources.add_sync("states", lambda: closed.append("states"))
+    with pytest.raises(BackendError) as raised:
+        await resources.aclose()
+    assert closed == ["states", "growth", "queue", "store"], "newest first, all of them"
+    assert "growth: growth is gone" in str(raised.value)
+    assert "queue: queue is gone" in str(raised.value)
+    await resources.aclose()  # closed once: nothing left to close
+    assert closed == ["states", "growth", "queue", "store"]
