@@ -41,7 +41,7 @@ from omoide.cli_service import register as register_service
 from omoide.cli_stream import register as register_stream
 from omoide.domain import Scope
 from omoide.errors import OmoideError
-from omoide.memory.turns import TurnState
+from omoide.memory.turns import TurnInput, TurnState
 from omoide.wiring import Omoide
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="omoide: memory for AI VTubers")
@@ -64,7 +64,7 @@ def remember(
     """Remember one exchange between a viewer and a character."""
 
     async def action(built: Omoide) -> dict[str, Any]:
-        stored = await built.memory.store_interaction(
+        turn = TurnInput(
             Scope(character, user),
             message,
             bot,
@@ -72,7 +72,7 @@ def remember(
             timestamp=timestamp,
             force_store=force,
         )
-        return dict(to_json(stored))
+        return dict(to_json(await built.memory.remember(turn)))
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
     emit(as_json, result, lambda: console.print(result))

@@ -46,19 +46,8 @@ async def store_turn(body: TurnBody, scope: ScopeDep, service: ServiceDep) -> Tu
     unchanged with every search hit. A turn too slight to keep still records the viewer's
     emotion, and answers ``stored: false``. Messages may be 100,000 characters long; a
     ``timestamp`` more than 5 minutes after the server's time is refused (422)."""
-    turn = body.to_turn(scope, now=service.built.memory.clock.now())
-    stored = await service.built.memory.store_interaction(
-        scope,
-        turn.user_message,
-        turn.bot_message,
-        turn.state,
-        timestamp=turn.timestamp,
-        metadata=turn.metadata,
-        force_store=turn.force_store,
-        importance=turn.importance,
-        user_name=turn.user_name,
-    )
-    return TurnOut.of(stored)
+    memory = service.built.memory
+    return TurnOut.of(await memory.remember(body.to_turn(scope, now=memory.clock.now())))
 
 
 @router.post("/turns/batch", tags=["remember"], summary="Remember many exchanges at once")

@@ -130,7 +130,7 @@ class MemoryManager:
         importance: float | None = None,
         user_name: str | None = None,
     ) -> StoredTurn:
-        """Remember one exchange; safe to run off the reply path."""
+        """Remember one exchange given field by field (see :meth:`remember`)."""
         turn = TurnInput(
             scope=scope,
             user_message=user_message,
@@ -142,7 +142,12 @@ class MemoryManager:
             importance=importance,
             user_name=user_name,
         )
-        (stored,) = await self.store_interactions(scope.character_id, [turn])
+        return await self.remember(turn)
+
+    async def remember(self, turn: TurnInput) -> StoredTurn:
+        """Remember one exchange now (the explicit and import path that the API, the CLI
+        and MCP share; chat turns go through the durable queue instead)."""
+        (stored,) = await self.store_interactions(turn.scope.character_id, [turn])
         return stored
 
     async def store_interactions(

@@ -83,10 +83,7 @@ def build_mcp_server(access: ToolAccess) -> MCPServer:
         body = TurnBody.model_validate(
             {"user_message": text, "bot_message": reply, "timestamp": time}
         )
-        turn = body.to_turn(scope, now=built.memory.clock.now())
-        stored = await built.memory.store_interaction(
-            scope, turn.user_message, turn.bot_message, turn.state, timestamp=turn.timestamp
-        )
+        stored = await built.memory.remember(body.to_turn(scope, now=built.memory.clock.now()))
         return TurnOut.of(stored).model_dump(mode="json")
 
     @server.tool()
