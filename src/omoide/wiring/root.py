@@ -126,8 +126,8 @@ class Omoide:
     """API keys: ``data_dir/keys.json`` in the embedded profile; the server store's
     PostgreSQL in the server profile, shared by every instance."""
     resources: Resources
-    """What :meth:`aclose` closes (an embedder or chat model handed to :func:`build` is
-    its caller's, except that a chat model is closed too, as before)."""
+    """What :meth:`aclose` closes: everything built here, and a chat model handed to
+    :func:`build` (an embedder handed to it stays its caller's to close)."""
 
     async def aclose(self) -> None:
         """Store the turns still queued, then close everything (see :class:`Resources`)."""
