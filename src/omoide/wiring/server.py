@@ -2,10 +2,9 @@
 
 Everything here needs the ``server`` extra; :mod:`omoide.wiring.storage` imports this module
 only inside :func:`omoide.wiring.storage.server_extra`, which names the extra when it is
-missing. Every
-stateful part of a server instance (records, vectors, the turn queue, character states,
-identity versions and stream logs, API keys) lives in the two engines, so instances are
-interchangeable behind a load balancer.
+missing. Every stateful part of a server instance (records, vectors, the turn queue,
+character states, identity versions and stream logs, API keys) lives in the two engines,
+so instances are interchangeable behind a load balancer.
 """
 
 from __future__ import annotations
