@@ -156,8 +156,8 @@ def load_cases(file: str, *, directory: Path = CASES_DIR) -> list[Case]:
     ]
 
 
-def load_all_cases(files: Sequence[str] = FILES) -> list[Case]:
-    return [case for file in files for case in load_cases(file)]
+def load_all_cases(files: Sequence[str] = FILES, *, directory: Path = CASES_DIR) -> list[Case]:
+    return [case for file in files for case in load_cases(file, directory=directory)]
 
 
 def load_filler(language: str, *, directory: Path = FILLER_DIR) -> list[FillerLine]:
