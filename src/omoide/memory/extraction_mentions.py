@@ -262,6 +262,13 @@ def may_tell(text: str) -> bool:
     )
 
 
+def told_kinds(text: str) -> frozenset[str]:
+    """Every kind of thing ``text`` names a word of (a pet or relative, an allergy, work, an
+    event, ...), whatever the shape of its sentences: what a memory holding it is about."""
+    read = _NOT_ABOUT_PETS.sub(" ", text)
+    return frozenset(kind for kind, reader in _TOLD if _told_place(reader, read) is not None)
+
+
 def _told_word(reader: _Reader, text: str) -> str | None:
     """The word of ``reader``'s group that ``text`` names, if any."""
     found = _told_place(reader, text)
