@@ -124,7 +124,7 @@ def _case(raw: dict[str, Any], *, file: str, character: str, language: str) -> C
     return Case(
         id=str(raw["id"]),
         file=file,
-        character=character,
+        character=str(raw.get("character", character)),
         kind=str(raw["kind"]),
         split=str(raw["split"]),
         viewer=str(raw["viewer"]),
