@@ -9,7 +9,7 @@ from pathlib import Path
 
 import anyio
 
-from benchmarks.companion.dataset import FILES
+from benchmarks.companion.dataset import CASES_DIR, FILES
 from benchmarks.companion.suite import PROFILES, SPLIT_CHOICES, run_benchmark
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", choices=FILES, action="append", help="repeatable; default all")
     parser.add_argument("--embedder", choices=["use", "e5"], action="append")
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    parser.add_argument(
+        "--cases-dir", type=Path, default=CASES_DIR, help="cases to run (default: the suite's)"
+    )
     arguments = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     document = anyio.run(
@@ -33,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             split=arguments.split,
             files=arguments.lang or FILES,
             embedders=arguments.embedder,
+            cases_dir=arguments.cases_dir,
         )
     )
     for name, run in document["embedders"].items():

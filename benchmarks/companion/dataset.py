@@ -124,7 +124,7 @@ def _case(raw: dict[str, Any], *, file: str, character: str, language: str) -> C
     return Case(
         id=str(raw["id"]),
         file=file,
-        character=character,
+        character=str(raw.get("character", character)),
         kind=str(raw["kind"]),
         split=str(raw["split"]),
         viewer=str(raw["viewer"]),
@@ -156,8 +156,8 @@ def load_cases(file: str, *, directory: Path = CASES_DIR) -> list[Case]:
     ]
 
 
-def load_all_cases(files: Sequence[str] = FILES) -> list[Case]:
-    return [case for file in files for case in load_cases(file)]
+def load_all_cases(files: Sequence[str] = FILES, *, directory: Path = CASES_DIR) -> list[Case]:
+    return [case for file in files for case in load_cases(file, directory=directory)]
 
 
 def load_filler(language: str, *, directory: Path = FILLER_DIR) -> list[FillerLine]:

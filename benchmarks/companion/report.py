@@ -109,11 +109,30 @@ def miss_lines(cases: Sequence[Mapping[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
+def reason_rows(summary: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> list[list[Any]]:
+    """Per language and split, how many misses each reason explains."""
+    return [
+        [file, split, reason, count]
+        for file, splits in summary.items()
+        for split, row in splits.items()
+        if split != "all"
+        for reason, count in row.get("missed, why", {}).items()
+    ]
+
+
 def embedder_section(name: str, run: Mapping[str, Any]) -> list[str]:
     return [
         f"## Embedder `{name}`",
         "",
         *table(SUMMARY_HEADER, summary_rows(run["summary"])),
+        "### Why the misses were missed",
+        "",
+        "After the probe, each missed case is inspected: a current fact of the viewer holds "
+        "the key (the profile and fact ranking left it out); only a replaced fact holds it; "
+        "an episode holding it is among the ranked candidates (below the relevance floor, or "
+        "above it and not chosen); or nothing found holds it.",
+        "",
+        *table(("language", "split", "reason", "cases"), reason_rows(run["summary"])),
         "### Cases",
         "",
         *table(CASE_HEADER, case_rows(run["cases"])),

@@ -52,6 +52,8 @@ class CaseResult:
     target_stored: bool
     """Whether any stored episode of the viewer holds an expected key in its user message."""
     section_head: tuple[str, ...]
+    miss_reason: str = ""
+    """Why a missed key did not reach the section (:func:`miss_reason`); empty if recalled."""
 
     @property
     def over_budget(self) -> bool:
@@ -109,6 +111,36 @@ def _section_head(text: str) -> tuple[str, ...]:
     return tuple(lines[:SECTION_HEAD_LINES])
 
 
+NOT_LEARNED = "not learned, not found"
+FACT_NOT_SHOWN = "fact known, not shown"
+STALE_FACT_ONLY = "only as an outdated fact"
+BELOW_FLOOR = "episode found, below the relevance floor"
+NOT_CHOSEN = "episode relevant, not chosen"
+MISS_REASONS = (NOT_LEARNED, FACT_NOT_SHOWN, STALE_FACT_ONLY, BELOW_FLOOR, NOT_CHOSEN)
+DIAGNOSIS_LIMIT = 200
+
+
+async def miss_reason(app: Omoide, case: Case, floor: float) -> str:
+    """Where a key that did not reach the section was lost: a current fact of the viewer
+    holds it (the profile or the fact ranking left it out), only a replaced fact does, an
+    episode holding it is among the ranked candidates (below the relevance floor, or above
+    it but not chosen), or nothing found holds it (not learned and not found by search).
+    Run after the probe: inspecting ranks everything and reinforces nothing."""
+    keys = case.expect_any
+    facts = await app.memory.list_facts(case.scope, include_inactive=True)
+    if any(judge_text(fact.text, keys) for fact in facts if fact.is_current):
+        return FACT_NOT_SHOWN
+    context = await app.memory.search(
+        case.scope, case.probe.text, now=case.probe.at, limit=DIAGNOSIS_LIMIT
+    )
+    for entry in context.episodes:
+        if judge_text(entry.item.user_message, keys):
+            return NOT_CHOSEN if entry.components.relevance >= floor else BELOW_FLOOR
+    if any(judge_text(fact.text, keys) for fact in facts):
+        return STALE_FACT_ONLY
+    return NOT_LEARNED
+
+
 async def calibrate(embedder: Embedder, name: str, directory: Path) -> list[Path]:
     """Build omoide once in ``directory`` and return the JSON files it wrote there: the
     per-embedder calibrations (relevance floor, duplicate threshold), computed from the
@@ -136,6 +168,8 @@ async def run_case(
             now = case.probe.at
             recollection = await app.memory.retrieve_context(case.scope, case.probe.text, now=now)
             bm25_only, vector_only = await _baselines(app, case, now)
+            recalled = bool(judge_text(recollection.rendered.text, case.expect_any))
+            reason = "" if recalled else await miss_reason(app, case, settings.min_relevance)
             episodes = await _viewer_episodes(app, case)
         finally:
             await app.aclose()
@@ -146,7 +180,7 @@ async def run_case(
         kind=case.kind,
         split=case.split,
         embedder=name,
-        recalled=bool(judge_text(text, case.expect_any)),
+        recalled=recalled,
         leaked=judge_text(text, case.forbid),
         tokens=recollection.rendered.tokens,
         budget=settings.context_token_budget,
@@ -156,6 +190,7 @@ async def run_case(
         turns=turns,
         target_stored=any(judge_text(e.user_message, case.expect_any) for e in episodes),
         section_head=_section_head(text),
+        miss_reason=reason,
     )
 
 

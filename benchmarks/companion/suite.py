@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.companion.dataset import FILES, Case, load_all_cases, load_pools
+from benchmarks.companion.dataset import CASES_DIR, FILES, Case, load_all_cases, load_pools
 from benchmarks.companion.report import commit, machine, write_reports
-from benchmarks.companion.runner import CaseResult, run_cases
+from benchmarks.companion.runner import MISS_REASONS, CaseResult, run_cases
 
 PROFILES: dict[str, tuple[str, ...]] = {"quick": ("use",), "full": ("use", "e5")}
 SPLIT_CHOICES = ("dev", "heldout", "all")
@@ -40,6 +40,11 @@ def _tally(results: Sequence[CaseResult]) -> dict[str, Any]:
         "stale": sum(bool(r.leaked) for r in results if r.kind != "isolation"),
         "over budget": sum(r.over_budget for r in results),
         "target stored": sum(r.target_stored for r in results),
+        "missed, why": {
+            reason: count
+            for reason in MISS_REASONS
+            if (count := sum(r.miss_reason == reason for r in results))
+        },
     }
 
 
@@ -57,8 +62,16 @@ def summarise(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, An
     return summary
 
 
-def command(profile: str, split: str, files: Sequence[str], embedders: Sequence[str]) -> str:
+def command(
+    profile: str,
+    split: str,
+    files: Sequence[str],
+    embedders: Sequence[str],
+    cases_dir: Path = CASES_DIR,
+) -> str:
     words = ["python -m benchmarks.companion", "--profile", profile, "--split", split]
+    if cases_dir != CASES_DIR:
+        words += ["--cases-dir", str(cases_dir)]
     if list(files) != list(FILES):
         words += [part for file in files for part in ("--lang", file)]
     if tuple(embedders) != PROFILES[profile]:
@@ -73,12 +86,14 @@ async def run_benchmark(
     split: str = "all",
     files: Sequence[str] = FILES,
     embedders: Sequence[str] | None = None,
+    cases_dir: Path = CASES_DIR,
 ) -> dict[str, Any]:
-    """Run the selected cases with each embedder; write the reports; return the document."""
+    """Run the selected cases (from ``cases_dir``: the suite's own by default) with each
+    embedder; write the reports; return the document."""
     started = time.perf_counter()
     environment = machine()
     names = tuple(embedders or PROFILES[profile])
-    cases = select(load_all_cases(), split=split, files=files)
+    cases = select(load_all_cases(files, directory=cases_dir), split=split, files=files)
     pools = load_pools(cases)
     runs: dict[str, Any] = {}
     for name in names:
@@ -89,7 +104,7 @@ async def run_benchmark(
         }
     document = {
         "profile": profile,
-        "command": command(profile, split, files, names),
+        "command": command(profile, split, files, names, cases_dir),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": commit(),
         "machine": environment,

@@ -56,11 +56,11 @@ def test_the_data_has_no_problem() -> None:
     assert all_problems(CASES, POOLS) == []
 
 
-def test_there_are_at_least_124_cases_half_of_each_file_held_out() -> None:
-    assert len(CASES) >= 124
+def test_there_are_at_least_170_cases_half_of_each_file_held_out() -> None:
+    assert len(CASES) >= 170
     for file in FILES:
         own = [case for case in CASES if case.file == file]
-        assert len(own) >= (12 if file == "mixed" else 28)
+        assert len(own) >= (18 if file == "mixed" else 38)
         assert sum(case.split == "heldout" for case in own) * 2 == len(own)
 
 

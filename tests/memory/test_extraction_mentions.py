@@ -171,3 +171,33 @@ def test_more_work_told_without_a_change_is_added_beside_it() -> None:
     (old,) = find_facts("편의점 야간 알바 뛰어요")
     (decision,) = decide(find_facts("주말엔 카페 알바도 해요"), [_fact("work", old)])
     assert decision.action == "add"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("we got a kitten last week, calling her Mochi", "renamed the kitten, she's Turnip now"),
+        ("우리 집 고양이 이름은 나비였는데", "고양이 이름을 호떡으로 바꿨어요"),
+        ("我家的猫叫年糕，特别胖", "猫改名了，现在叫汤圆"),
+    ],
+)
+def test_a_viewer_saying_a_told_thing_changed_replaces_the_fact_holding_its_word(
+    before: str, after: str
+) -> None:
+    (old,) = find_facts(before)
+    brother = _fact("brother", find_facts("my brother plays bass in a band")[0])
+    known = [_fact("pet", old, at=START + timedelta(days=1)), brother]
+    (decision,) = decide(find_facts(after), known)
+    assert (decision.action, decision.target_fact_id) == ("update", "pet")
+
+
+def test_news_about_a_told_thing_without_a_change_word_is_added_beside_it() -> None:
+    (old,) = find_facts("we got a kitten last week, calling her Mochi")
+    (decision,) = decide(find_facts("my kitten is sick now, vet tomorrow"), [_fact("pet", old)])
+    assert decision.action == "add"
+
+
+def test_a_change_naming_another_thing_of_the_group_replaces_nothing() -> None:
+    (old,) = find_facts("we got a kitten last week, calling her Mochi")
+    (decision,) = decide(find_facts("my sister renamed her dog to Pudding"), [_fact("pet", old)])
+    assert decision.action == "add"

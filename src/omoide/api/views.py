@@ -53,6 +53,11 @@ class ComponentsOut(LibraryView):
         description="Set when the memory ranked for being recorded next to this episode: "
         "the components are that episode's, scaled",
     )
+    associated: bool = Field(
+        default=False,
+        description="Set when the relevance is the lift a told exchange gets for being about "
+        "what the message cues (a walk, the dog), not its search relevance",
+    )
 
     @classmethod
     def of(cls, components: ScoreComponents) -> ComponentsOut:

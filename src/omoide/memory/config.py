@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from omoide.memory.associations import AssociationConfig
 from omoide.memory.forgetting import DecayPolicy
 from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.ranking import KEYWORD_HALF, FusionConfig, RankingWeights
@@ -27,6 +28,8 @@ class RecallConfig:
     cued_relevance: float = 0.4
     """The relevance a profile fact gets when the message cues its group
     (:mod:`omoide.memory.facet_cues`): a walk cues the dog, dinner the allergy."""
+    associations: AssociationConfig = field(default_factory=AssociationConfig)
+    """Told exchanges a message calls up by what they are about (a walk, the dog)."""
     emotion_days: int = 7
     min_importance: float = 0.0
     neighbours: NeighbourConfig = field(default_factory=NeighbourConfig)

@@ -211,8 +211,8 @@ _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
     r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
     # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
-    r"|^\s*(?:(?:finally|just|so|ok\s+so)\s+)?(?:got|started|quit|moved|finished|passed|joined"
-    r"|left|switched|adopted|bought)\b",
+    r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so)\s+)?(?:got|started|quit|moved|finished|passed"
+    r"|joined|left|switched|adopted|bought|renamed|changed)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -237,10 +237,19 @@ _CHANGE = re.compile(
     r"|got\s+hired|now\s+i'?m|these\s+days)\b"
     r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격"
     r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した"
-    r"|终于|辞职|换了|不再|现在是|改成|跳槽|不干了",
+    r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了",
     re.IGNORECASE,
 )
-"""A viewer saying something of theirs changed: the new fact replaces the old one."""
+"""A viewer saying their work changed: the new fact replaces what they did before."""
+_RENAMED = re.compile(
+    r"\b(?:renamed|changed|switched|moved|instead|no\s+longer|anymore|update:)"
+    r"|바꿨|바꾸기로|바뀌었|변경|개명|옮겼|이사\s?(?:했|왔|갔|끝)"
+    r"|変更|変えた|変わった|改名|引っ越した|引っ越しました|やめにした"
+    r"|换了|换成|改成|改名|改了|搬到|搬家了|不再",
+    re.IGNORECASE,
+)
+"""A viewer saying something they told changed (a pet renamed, a trip moved, a home
+changed): the new fact replaces the one of its group holding the same word."""
 _EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
     "|".join(f"(?:{pattern.pattern})" for _k, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
@@ -260,6 +269,13 @@ def may_tell(text: str) -> bool:
         or _EVERY_PATTERN.search(text) is not None
         or _CORRECTION.search(text) is not None
     )
+
+
+def told_kinds(text: str) -> frozenset[str]:
+    """Every kind of thing ``text`` names a word of (a pet or relative, an allergy, work, an
+    event, ...), whatever the shape of its sentences: what a memory holding it is about."""
+    read = _NOT_ABOUT_PETS.sub(" ", text)
+    return frozenset(kind for kind, reader in _TOLD if _told_place(reader, read) is not None)
 
 
 def _told_word(reader: _Reader, text: str) -> str | None:
@@ -309,7 +325,12 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     told = _told_kind(read)
     if told is not None:
         kind, word = told
-        return _candidate(kind, word, viewer_text(text), changes=_CHANGE.search(read) is not None)
+        changes = (
+            _CHANGE.search(read) is not None
+            if kind in CHANGING_KINDS
+            else _RENAMED.search(read) is not None
+        )
+        return _candidate(kind, word, viewer_text(text), changes=changes)
     # a correction naming nothing of a group: typed as what it corrects (``decide``)
     corrects = says_misspoke(read)
     return _candidate("told_situation", "", viewer_text(text), changes=False) if corrects else []
@@ -339,6 +360,6 @@ def _candidate(kind_key: str, word: str, text: str, *, changes: bool) -> list[Fa
         trust=TrustState.STATED,
         slot=told_slot(kind_key, text),
         terms=(word.strip(),) if word.strip() else (),
-        changes=changes and kind_key in CHANGING_KINDS,
+        changes=changes,
     )
     return [candidate]

@@ -39,7 +39,7 @@ from omoide.memory.extraction_mentions import (
 )
 from omoide.memory.extraction_patterns import OTHER_PERSON
 from omoide.memory.extraction_values import FactCandidate, FactDecision
-from omoide.memory.facets import facet_of
+from omoide.memory.facets import facet_of, facet_of_kind
 from omoide.memory.fact_text import (
     KEYED_SLOTS,
     OPPOSITES,
@@ -250,12 +250,24 @@ def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
 
 
 def _replaced(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
-    """The fact a viewer's change replaces ("finally got a job": what they did before)."""
+    """The fact a viewer's change replaces: for work ("finally got a job"), what they did
+    before, the most alike; for another group ("renamed the kitten"), the latest fact of
+    that group holding the word that placed the change (no such fact: nothing replaced)."""
     if not candidate.changes or candidate.slot is None:
         return None
-    kinds = CHANGING_KINDS.get(slot_parts(candidate.slot)[0], frozenset())
-    same = [fact for fact in facts if fact.slot and slot_parts(fact.slot)[0] in kinds]
-    return _corrected(candidate, same) if same else None
+    prefix = slot_parts(candidate.slot)[0]
+    kinds = CHANGING_KINDS.get(prefix)
+    if kinds is not None:
+        same = [fact for fact in facts if fact.slot and slot_parts(fact.slot)[0] in kinds]
+        return _corrected(candidate, same) if same else None
+    words = {term.casefold() for term in candidate.terms}
+    group = facet_of_kind(prefix)
+    holding = [
+        fact
+        for fact in facts
+        if facet_of(fact) is group and words & {term.casefold() for term in fact.terms}
+    ]
+    return max(holding, key=lambda fact: (fact.recorded_at, fact.id)) if holding else None
 
 
 def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:

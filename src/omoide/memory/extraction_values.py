@@ -29,9 +29,8 @@ class FactCandidate:
     """The viewer says they misspoke ("my bad, I meant...", "正しくは", "说错了"): the
     candidate replaces what they told last (:func:`~omoide.memory.extraction.decide`)."""
     changes: bool = False
-    """The viewer says something of theirs changed ("finally got a job", "辞职了"): the
-    candidate replaces the most alike current fact of the kinds it replaces
-    (``extraction_mentions.CHANGING_KINDS``)."""
+    """The viewer says something of theirs changed ("finally got a job", "辞职了", "renamed
+    the kitten"): the candidate replaces what held before (``extraction_rules._replaced``)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():

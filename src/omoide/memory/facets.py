@@ -76,6 +76,12 @@ _HABIT_QUITS = re.compile(
 """What a viewer quits as a habit (smoking, drinking...), not as a like (a game, a show)."""
 
 
+def facet_of_kind(kind: str) -> Facet | None:
+    """The profile group of a kind of fact (a slot prefix such as ``pet`` or ``told_health``),
+    ``None`` for a kind no group names."""
+    return _BY_SLOT.get(kind)
+
+
 def facet_of(fact: Fact) -> Facet:
     """The profile group ``fact`` belongs to: by its slot when it has a known one ("pet:猫"
     is PEOPLE, "allergy:땅콩" HEALTH, "style:..." STYLE; quitting smoking or drinking is a

@@ -125,6 +125,8 @@ class Relevance:
     value: float
     cosine: float | None = None
     bm25: float | None = None
+    associated: bool = False
+    """Lifted for what it is about, not found alike (:mod:`omoide.memory.associations`)."""
 
     @property
     def raw(self) -> float:
@@ -224,6 +226,9 @@ class ScoreComponents:
     neighbour_of: str | None = None
     """Set on an episode ranked for being recorded next to this one: its components are
     that episode's, scaled (:mod:`omoide.memory.neighbours`)."""
+    associated: bool = False
+    """Set when ``relevance`` is the lift an exchange gets for being about what the message
+    cues, not its search relevance (:mod:`omoide.memory.associations`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +288,7 @@ def score(candidate: Candidate[T], *, weights: RankingWeights, now: datetime) ->
         raw_importance=candidate.importance,
         cosine=relevance.cosine,
         bm25=relevance.bm25,
+        associated=relevance.associated,
     )
     return Ranked(item=candidate.item, components=components)
 

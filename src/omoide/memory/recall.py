@@ -21,12 +21,13 @@ from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector, as_utc
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
+from omoide.memory.associations import lift_associated
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
 from omoide.memory.diversity import Repeats, collapse_repeats, said
 from omoide.memory.emotions import summarise_emotions
 from omoide.memory.facet_cues import cued_facets
-from omoide.memory.facets import facet_of
+from omoide.memory.facets import Facet, facet_of
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.neighbours import asked, with_neighbours
@@ -164,7 +165,8 @@ class Recaller:
             now,
             terms,
         )
-        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms)
+        cued = cued_facets(query) if for_prompt and searched else frozenset()
+        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms, cued)
         if for_prompt:
             episodes = [
                 entry
@@ -310,7 +312,10 @@ class Recaller:
         keyword_hits: Sequence[Hit[Item]],
         now: datetime,
         query_terms: int,
+        cued: frozenset[Facet] = frozenset(),
     ) -> list[Ranked[Item]]:
+        """Candidates best first; with ``cued`` groups, told exchanges about them lifted
+        (:mod:`.associations`)."""
         items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
         relevance = fuse_relevance(
             {hit.item.id: hit.score for hit in vector_hits},
@@ -319,6 +324,11 @@ class Recaller:
             query_terms=query_terms,
             config=self._config.fusion,
         )
+        if cued:
+            episodes = {key: item for key, item in items.items() if isinstance(item, Episode)}
+            relevance = lift_associated(
+                relevance, episodes, cued, config=self._config.recall.associations
+            )
         candidates: list[Candidate[Item]] = [
             Candidate(
                 item=items[item_id],

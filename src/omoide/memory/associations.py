@@ -1,0 +1,88 @@
+"""Disclosures a message calls up by association, not by resemblance.
+
+A friend hears "heading out for a walk" and asks after the dog; hears "what should I
+order tonight" and remembers the shellfish allergy. The message shares no word and little
+meaning with what the viewer told weeks ago, so the told thing ranks below the relevance
+floor among the searched candidates. The viewer profile catches such a thing when it was
+learned as a fact (:mod:`omoide.memory.facet_cues`); when it was not (a shape no rule
+reads), the exchange itself is still there. Here a candidate exchange is lifted to a
+modest relevance when
+
+* the viewer disclosed something in it (its importance is at least ``min_importance``:
+  small talk scores about 0.3, disclosures about 0.6, docs/benchmarks.md);
+* it is about a part of the profile the message cues: the message's cue words
+  (:func:`cued_facets`) meet the exchange's own (its cue words, or a word naming a pet, a
+  relative, a health limit, work, an event, ... :func:`told_kinds`);
+* it is not already more relevant than the lift;
+* it is the latest such exchange about its group: what was said last about a trip or a
+  date holds, not the plan or the slip it replaced.
+
+At most ``limit`` exchanges are lifted, the most relevant first, and the lift stays low,
+so whatever the message really matches ranks above them: they fill room the section
+would otherwise leave empty. Nothing is lifted for a message that cues nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from omoide.domain import Episode
+from omoide.memory.extraction_mentions import told_kinds
+from omoide.memory.facet_cues import cued_facets
+from omoide.memory.facets import FACET_ORDER, Facet, facet_of_kind
+from omoide.memory.ranking import Relevance
+
+FACETS_CACHED = 4096
+"""Exchanges whose groups are remembered per process (their text never changes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AssociationConfig:
+    """How many exchanges may be lifted, to what relevance, and which count as told."""
+
+    limit: int = 2
+    relevance: float = 0.2
+    """Twice the prompt's default relevance floor: in, below anything matched."""
+    min_importance: float = 0.5
+
+
+@lru_cache(maxsize=FACETS_CACHED)
+def memory_facets(text: str) -> frozenset[Facet]:
+    """The profile groups a remembered message is about: its cue words and the words
+    naming what viewers tell in passing."""
+    told = {facet_of_kind(kind) for kind in told_kinds(text)}
+    return cued_facets(text) | {facet for facet in told if facet is not None}
+
+
+def lift_associated(
+    relevance: Mapping[str, Relevance],
+    episodes: Mapping[str, Episode],
+    cued: frozenset[Facet],
+    *,
+    config: AssociationConfig,
+) -> dict[str, Relevance]:
+    """``relevance`` with at most ``config.limit`` told exchanges of a cued group lifted to
+    ``config.relevance`` (marked ``associated``); every other entry unchanged."""
+    lifted = dict(relevance)
+    if not cued or config.limit <= 0:
+        return lifted
+    latest: dict[Facet, tuple[str, Episode]] = {}
+    for item_id, score in relevance.items():  # best first (fuse_relevance's order)
+        episode = episodes.get(item_id)
+        if episode is None or score.value >= config.relevance:
+            continue
+        if episode.importance < config.min_importance:
+            continue
+        shared = cued & memory_facets(episode.user_message)
+        if not shared:
+            continue
+        facet = min(shared, key=FACET_ORDER.index)
+        held = latest.get(facet)
+        if held is None or episode.recorded_at > held[1].recorded_at:
+            latest[facet] = (item_id, episode)
+    chosen = {item_id for item_id, _episode in latest.values()}
+    for item_id in [key for key in relevance if key in chosen][: config.limit]:
+        lifted[item_id] = replace(relevance[item_id], value=config.relevance, associated=True)
+    return lifted
