@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     """Absolute relevance an episode or matched fact needs to reach the prompt."""
     keyword_half: float = Field(default=2.0, gt=0)
     """BM25 per query term at which keyword relevance is 0.5."""
+    associated_episodes: int = Field(default=2, ge=0, le=10)
+    """Told exchanges a message may call up by what they are about, not by resemblance (a
+    walk, the dog): lifted just above the relevance floor; 0 turns it off."""
     profile_share: float = Field(default=0.45, ge=0, le=1)
     """Share of the memory section's token budget the viewer profile may take."""
     profile_max_facts: int = Field(default=10, ge=0, le=100)

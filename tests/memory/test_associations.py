@@ -156,3 +156,16 @@ async def test_inspection_ranks_by_search_relevance_alone(app: Omoide) -> None:
     inspected = await app.memory.search(MINA, "heading out for a walk before it rains", limit=20)
 
     assert not any(entry.components.associated for entry in inspected.episodes)
+
+
+@pytest.mark.anyio
+async def test_the_setting_turns_associations_off(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, embedder="hashing", llm="none", associated_episodes=0)
+    app = await build(settings, clock=FixedClock(START + timedelta(days=30)))
+    try:
+        await tell(app, MINA, importance=0.7)
+        walk = await app.memory.retrieve_context(MINA, "heading out for a walk before it rains")
+    finally:
+        await app.aclose()
+
+    assert "Mochi" not in walk.rendered.text

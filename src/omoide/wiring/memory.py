@@ -12,6 +12,7 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.llm.base import ChatModel
+from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
 from omoide.memory.extraction import FactExtractor
 from omoide.memory.extraction_llm import LLMFactExtractor
@@ -42,6 +43,7 @@ def memory_config(settings: Settings) -> MemoryConfig:
             token_budget=settings.context_token_budget,
             min_relevance=settings.min_relevance,
             keyword_half=settings.keyword_half,
+            associations=AssociationConfig(limit=settings.associated_episodes),
             neighbours=NeighbourConfig(
                 best=settings.neighbours_of_best, share=settings.neighbour_share
             ),
