@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from omoide.api.errors import install_error_handlers
 from omoide.api.routes_stream import router, stream_service_running
-from omoide.cli_stream import register
+from omoide.cli.stream import register
 from omoide.config import Settings
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.wiring import build

@@ -1,20 +1,18 @@
-"""The ``omoide`` command: a thin shell over the library.
+"""``omoide remember | search | context | facts | profile | forget | export``.
 
-Every option is also settable as an ``OMOIDE_`` environment variable; options given on the
-command line win. ``--json`` prints machine-readable output.
+Each prints a table or a sentence for people, and with ``--json`` the HTTP API's response
+model for the same request (``TurnOut``, ``SearchOut``, ``ContextOut``, ``FactOut``,
+``ProfileOut``, ``ViewerForgetOut``, ``ViewerExportOut``): one shape for both.
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from datetime import datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import anyio
 import typer
 
-from omoide.cli_common import (
+from omoide.cli.common import (
     AsJson,
     Character,
     DataDir,
@@ -23,31 +21,21 @@ from omoide.cli_common import (
     When,
     console,
     emit,
-    errors,
     run,
     settings_from,
 )
-from omoide.cli_render import (
-    episode_rows,
-    fact_rows,
-    print_profile,
-    print_table,
-    recollection_json,
-    search_json,
-    to_json,
-)
-from omoide.cli_server import register as register_server
-from omoide.cli_service import register as register_service
-from omoide.cli_stream import register as register_stream
-from omoide.domain import Scope
-from omoide.errors import OmoideError
-from omoide.memory.turns import TurnState
-from omoide.wiring import Omoide
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="omoide: memory for AI VTubers")
+if TYPE_CHECKING:
+    from omoide.wiring import Omoide
+
+MAX_RESULTS = 10
 
 
-@app.command()
+def register(app: typer.Typer) -> None:
+    for command in (remember, search, context, facts, profile, forget, export):
+        app.command()(command)
+
+
 def remember(
     message: Annotated[str, typer.Argument(help="What the viewer said")],
     character: Character = "haru",
@@ -64,6 +52,10 @@ def remember(
     """Remember one exchange between a viewer and a character."""
 
     async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.api.views import TurnOut
+        from omoide.domain import Scope
+        from omoide.memory.turns import TurnState
+
         stored = await built.memory.store_interaction(
             Scope(character, user),
             message,
@@ -72,17 +64,23 @@ def remember(
             timestamp=timestamp,
             force_store=force,
         )
-        return dict(to_json(stored))
+        return TurnOut.of(stored).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: console.print(result))
+
+    def show() -> None:
+        from omoide.cli.render import print_turn
+
+        print_turn(console(), result)
+
+    emit(as_json, result, show)
 
 
-@app.command()
 def search(
     query: Annotated[str, typer.Argument(help="What to look for")],
     character: Character = "haru",
     user: User = "viewer",
+    limit: Annotated[int, typer.Option("--limit", "-k", min=1, max=100)] = MAX_RESULTS,
     now: When = None,
     data_dir: DataDir = None,
     embedder: Embedder = None,
@@ -91,18 +89,22 @@ def search(
     """Search a viewer's memories; shows why each ranked where it did."""
 
     async def action(built: Omoide) -> dict[str, Any]:
-        return search_json(await built.memory.search(Scope(character, user), query, now=now))
+        from omoide.api.views import SearchOut
+        from omoide.domain import Scope
+
+        found = await built.memory.search(Scope(character, user), query, now=now, limit=limit)
+        return SearchOut.of(found, limit=limit).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: _show_search(result))
+    emit(as_json, result, lambda: _print_search(result))
 
 
-def _show_search(result: dict[str, Any]) -> None:
-    print_table(console, "facts", fact_rows(result["facts"]))
-    print_table(console, "episodes", episode_rows(result["episodes"]))
+def _print_search(result: dict[str, Any]) -> None:
+    from omoide.cli.render import print_search
+
+    print_search(console(), result)
 
 
-@app.command()
 def context(
     query: Annotated[str, typer.Argument(help="The viewer's message")],
     character: Character = "haru",
@@ -116,16 +118,24 @@ def context(
     """Show the memory section a reply to this message would get."""
 
     async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.api.views import ContextOut
+        from omoide.domain import Scope
+
         recollection = await built.memory.retrieve_context(
             Scope(character, user), query, now=now, token_budget=budget
         )
-        return recollection_json(recollection)
+        return ContextOut.of(recollection).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: console.print(result["text"] or "(nothing to remember)"))
+
+    def show() -> None:
+        out = console()
+        out.print(result["text"] or "(nothing to remember)", markup=False, highlight=False)
+        out.print(f"[dim]{result['tokens']} tokens[/dim]")
+
+    emit(as_json, result, show)
 
 
-@app.command()
 def facts(
     character: Character = "haru",
     user: User = "viewer",
@@ -134,17 +144,25 @@ def facts(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """List what the character believes about a viewer."""
+    """List what the character believes about a viewer (the shape of GET .../facts)."""
 
     async def action(built: Omoide) -> list[dict[str, Any]]:
+        from omoide.api.views import FactOut
+        from omoide.domain import Scope
+
         found = await built.memory.list_facts(Scope(character, user), include_inactive=history)
-        return [to_json(fact) for fact in found]
+        return [FactOut.of(fact).model_dump(mode="json") for fact in found]
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: print_table(console, "facts", fact_rows(result)))
+
+    def show() -> None:
+        from omoide.cli.render import fact_table, print_listing
+
+        print_listing(console(), "facts", fact_table(result), len(result))
+
+    emit(as_json, result, show)
 
 
-@app.command()
 def profile(
     character: Character = "haru",
     user: User = "viewer",
@@ -156,20 +174,27 @@ def profile(
     as_json: AsJson = False,
 ) -> None:
     """Show the viewer profile the prompt carries (the shape of GET .../profile)."""
-    from omoide.api.views_profile import ProfileOut
 
     async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.api.views_profile import ProfileOut
+        from omoide.domain import Scope
+
         found = await built.memory.profile(Scope(character, user), message)
         return ProfileOut.of(found).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: print_profile(console, result))
+
+    def show() -> None:
+        from omoide.cli.render import print_profile
+
+        print_profile(console(), result)
+
+    emit(as_json, result, show)
 
 
-@app.command()
 def forget(
+    user: Annotated[str, typer.Option("--user", "-u", help="Viewer id (required: no default)")],
     character: Character = "haru",
-    user: User = "viewer",
     yes: Annotated[bool, typer.Option("--yes", help="Do not ask for confirmation")] = False,
     data_dir: DataDir = None,
     embedder: Embedder = None,
@@ -179,88 +204,53 @@ def forget(
     if not yes:
         typer.confirm(f"Forget everything {character} remembers about {user}?", abort=True)
 
-    from omoide.api.views_viewer import ViewerForgetOut
-
     async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.api.views_viewer import ViewerForgetOut
+        from omoide.domain import Scope
+
         report = await built.viewer_data.forget_viewer(Scope(character, user))
         return ViewerForgetOut.of(report).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: console.print(result))
+
+    def show() -> None:
+        from omoide.cli.render import print_counts
+
+        counts = {k: v for k, v in result.items() if k not in ("character_id", "user_id")}
+        print_counts(console(), f"{character} forgot {user}; removed:", counts)
+
+    emit(as_json, result, show)
 
 
-@app.command()
 def export(
     character: Character = "haru",
     user: User = "viewer",
     data_dir: DataDir = None,
     embedder: Embedder = None,
-) -> None:
-    """Print everything stored about a viewer as JSON (the shape of GET .../export)."""
-    from omoide.api.views_viewer import ViewerExportOut
-
-    async def action(built: Omoide) -> dict[str, Any]:
-        export = await built.viewer_data.export_viewer(Scope(character, user))
-        return ViewerExportOut.of_viewer(export).model_dump(mode="json")
-
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
-
-
-@app.command()
-def decay(
-    character: Character = "haru",
-    now: When = None,
-    purge_before: Annotated[
-        datetime | None, typer.Option(help="Also destroy memories archived before this time")
-    ] = None,
-    data_dir: DataDir = None,
-    embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Archive memories whose retention fell below the threshold."""
+    """Everything stored about a viewer: a summary, or with --json all of it (the shape
+    of GET .../export)."""
 
     async def action(built: Omoide) -> dict[str, Any]:
-        report = await built.memory.run_decay(
-            character, now=now, purge_archived_before=purge_before
-        )
-        return dict(to_json(report))
+        from omoide.api.views_viewer import ViewerExportOut
+        from omoide.domain import Scope
+
+        exported = await built.viewer_data.export_viewer(Scope(character, user))
+        return ViewerExportOut.of_viewer(exported).model_dump(mode="json")
 
     result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
-    emit(as_json, result, lambda: console.print(result))
+    emit(as_json, result, lambda: _print_export(result))
 
 
-@app.command()
-def reembed(
-    data_dir: DataDir = None,
-    embedder: Embedder = None,
-    batch_size: Annotated[int, typer.Option(help="Texts per embedding batch")] = 64,
-    as_json: AsJson = False,
-) -> None:
-    """Re-embed every stored memory with the configured embedder (after changing it)."""
-    from omoide.store.sqlite.reembed import reembed_store
-    from omoide.wiring import build_embedder
+def _print_export(result: dict[str, Any]) -> None:
+    from omoide.cli.render import episode_table, fact_table, print_counts, print_listing
 
-    settings = settings_from(data_dir=data_dir, embedder=embedder)
-
-    async def main() -> dict[str, Any]:
-        model = await build_embedder(settings)
-        with console.status(f"re-embedding with {model.model_name}"):
-            report = await reembed_store(settings.database_path, model, batch_size=batch_size)
-        return dict(to_json(report))
-
-    try:
-        result = anyio.run(main)
-    except OmoideError as exc:
-        errors.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from exc
-    emit(as_json, result, lambda: console.print(result))
-
-
-def main() -> None:
-    app()
-
-
-register_service(app)
-register_server(app)
-register_stream(app)
+    out = console()
+    counts = {name: len(value) for name, value in result.items() if isinstance(value, list | dict)}
+    counts.pop("stream", None)
+    print_counts(out, f"what {result['character_id']} keeps about {result['user_id']}", counts)
+    print_listing(out, "facts", fact_table(result["facts"]), len(result["facts"]))
+    episodes = result["episodes"]
+    print_listing(out, "episodes", episode_table(episodes), len(episodes))
+    out.print("[dim]all of it, as JSON: add --json[/dim]")
