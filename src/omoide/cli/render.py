@@ -69,7 +69,7 @@ def fact_table(facts: Sequence[JSON], *, title: str = "facts") -> Table:
     if scored:
         table.add_column("score", justify="right", no_wrap=True)
     for fact in facts:
-        cells = [
+        cells: list[str | Text] = [
             Text(str(fact["text"])),  # the viewer's words, never markup
             str(fact["category"]),
             f"{fact['confidence']:.0%}",
