@@ -107,7 +107,10 @@ def _keyword_index_json(version: KeywordIndexVersion) -> dict[str, Any]:
 
 def _show_check(result: dict[str, Any]) -> None:
     state = "[green]in step[/green]" if result["in_step"] else "[red]drifted[/red]"
-    console().print(f"Qdrant is {state} with PostgreSQL: {result['counts']}")
+    counts = ", ".join(
+        f"{value} {name.replace('_', ' ')}" for name, value in result["counts"].items()
+    )
+    console().print(f"Qdrant is {state} with PostgreSQL: {counts or 'nothing stored'}")
     for scope in result["drifted"]:
         console().print(
             f"  {scope['kind']} {scope['scope_key']}: {len(scope['missing'])} missing, "
