@@ -51,8 +51,11 @@ def decay(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Archive memories whose retention fell below the threshold (`omoide restore` undoes
-    it); --dry-run shows what would change, changing nothing."""
+    """Archive faded memories; --dry-run only shows what would change.
+
+    Episodes whose retention fell below the threshold leave retrieval but stay stored
+    (`omoide restore` brings them back); --purge-before destroys those archived before a
+    time. With --json: the shape of POST /v1/maintenance/decay."""
 
     async def action(built: Omoide) -> dict[str, Any]:
         from omoide.api.views_decay import DecayOut
@@ -108,7 +111,10 @@ def restore(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Bring archived (decayed) episodes back into retrieval."""
+    """Bring archived (decayed) episodes back into retrieval.
+
+    The ids given, or every episode archived since --archived-since (a decay run's time
+    undoes that run). With --json: the shape of POST /v1/maintenance/decay/restore."""
     if not episode_ids and archived_since is None:
         raise typer.BadParameter("give episode ids or --archived-since", param_hint="EPISODE_IDS")
 
@@ -137,7 +143,10 @@ def reembed(
     batch_size: Annotated[int, typer.Option(help="Texts per embedding batch", min=1)] = 64,
     as_json: AsJson = False,
 ) -> None:
-    """Re-embed every stored memory with the configured embedder (after changing it)."""
+    """Re-embed every stored memory with the configured embedder.
+
+    Run it after changing the embedder, with the service stopped; it shows a progress bar
+    with counts and rate."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

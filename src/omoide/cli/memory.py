@@ -144,7 +144,9 @@ def facts(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """List what the character believes about a viewer (the shape of GET .../facts)."""
+    """List what the character believes about a viewer.
+
+    With --json: the shape of GET .../facts."""
 
     async def action(built: Omoide) -> list[dict[str, Any]]:
         from omoide.api.views import FactOut
@@ -173,7 +175,9 @@ def profile(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Show the viewer profile the prompt carries (the shape of GET .../profile)."""
+    """Show the viewer profile the prompt carries.
+
+    With --json: the shape of GET .../profile."""
 
     async def action(built: Omoide) -> dict[str, Any]:
         from omoide.api.views_profile import ProfileOut
@@ -200,7 +204,9 @@ def forget(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Forget everything about a viewer (tombstones remain, without content)."""
+    """Forget everything about a viewer (--user is required).
+
+    Tombstones remain, without content. With --json: the shape of DELETE .../{user}."""
     if not yes:
         typer.confirm(f"Forget everything {character} remembers about {user}?", abort=True)
 
@@ -229,8 +235,9 @@ def export(
     embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
-    """Everything stored about a viewer: a summary, or with --json all of it (the shape
-    of GET .../export)."""
+    """Everything stored about a viewer: counts and tables.
+
+    With --json: all of it, the shape of GET .../export."""
 
     async def action(built: Omoide) -> dict[str, Any]:
         from omoide.api.views_viewer import ViewerExportOut
