@@ -2,7 +2,8 @@
 
 Runs retrieval quality (LoCoMo, LongMemEval, MemoryBank with baselines), the companion
 suite (hand-written viewer histories, with BM25-only and vector-only baselines), speed and
-cost (context assembly, ingest, open time, the seed's Qdrant local mode), and the stream replay,
+cost (context assembly, ingest, open time, the seed's Qdrant local mode), the stream replay,
+and how fast the ``omoide`` command answers (``benchmarks.cli_speed``),
 writing JSON, Markdown and PNG reports to ``benchmarks/results/``. Each part can also run
 alone: ``python -m benchmarks.quality|companion|speed|stream --profile quick|full``.
 """
@@ -19,6 +20,7 @@ from typing import Any
 
 import anyio
 
+from benchmarks.cli_speed import run_cli_speed
 from benchmarks.companion import run_companion
 from benchmarks.quality.runner import run_quality
 from benchmarks.speed import run_speed
@@ -31,6 +33,7 @@ PARTS: dict[str, Part] = {
     "companion": run_companion,
     "speed": run_speed,
     "stream": run_stream,
+    "cli": run_cli_speed,
 }
 
 

@@ -284,12 +284,16 @@ class Tombstone:
 
 @dataclass(frozen=True, slots=True)
 class ViewerSummary:
-    """A viewer as seen from a character: counts and last activity."""
+    """A viewer as seen from a character: counts and last activity.
+
+    ``episode_count`` counts the episodes retrieval sees (not archived), as the episode
+    list does by default; ``archived_episode_count`` those decay archived."""
 
     scope: Scope
     episode_count: int
     fact_count: int
     last_seen_at: datetime | None
+    archived_episode_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,6 +130,7 @@ async def test_openapi_documents_every_endpoint_with_models(api: Api) -> None:
         "/health": {"get"},
         "/v1/metrics": {"get"},
         "/v1/maintenance/decay": {"post"},
+        "/v1/maintenance/decay/restore": {"post"},
     }
     for path, methods in expected.items():
         assert methods <= set(document["paths"][path]), path

@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from omoide.cli_keys import keys_app
+from omoide.cli.keys import keys_app
 from omoide.keys import hash_secret, read_key_file
 
 

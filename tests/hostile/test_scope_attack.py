@@ -360,6 +360,12 @@ def route_families(character: str, victim: Victim) -> list[tuple[str, str, dict[
         ("POST", "/v1/chat/completions", {"json": completion}),
         ("GET", f"/v1/models/{quote(character, safe='')}", {}),
         ("POST", "/v1/maintenance/decay", {"json": {"character_id": character}}),
+        ("POST", "/v1/maintenance/decay", {"json": {"character_id": character, "dry_run": True}}),
+        (
+            "POST",
+            "/v1/maintenance/decay/restore",
+            {"json": {"character_id": character, "episode_ids": [episode]}},
+        ),
     ]
 
 

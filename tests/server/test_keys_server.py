@@ -20,7 +20,7 @@ import typer
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
-from omoide.cli_keys import keys_app
+from omoide.cli.keys import keys_app
 from omoide.config import Settings
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import ConfigError

@@ -12,7 +12,7 @@ import typer
 from qdrant_client import AsyncQdrantClient, models
 from typer.testing import CliRunner, Result
 
-from omoide.cli_server import register
+from omoide.cli.server import register
 from omoide.domain import Scope
 from omoide.store.base import FactFilter
 from omoide.store.keywords import ANALYZER_VERSION

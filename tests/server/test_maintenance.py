@@ -10,7 +10,7 @@ import typer
 from qdrant_client import AsyncQdrantClient, models
 from typer.testing import CliRunner, Result
 
-from omoide.cli_server import register
+from omoide.cli.server import register
 from omoide.domain import Scope
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.server import Engines, ServerConfig, ServerMemoryStore

@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from omoide.cli_server import register
+from omoide.cli.server import register
 from omoide.domain import Scope
 from omoide.store.base import EpisodeFilter, TurnWrite
 from omoide.store.server import ServerConfig, open_server_store

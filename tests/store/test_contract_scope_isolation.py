@@ -303,8 +303,10 @@ async def list_viewers(store: MemoryStore, model: Model, op: ListViewers) -> Non
         episodes, facts = model.in_scope(model.episodes, scope), model.in_scope(model.facts, scope)
         emotions = [key for key, (owner, _) in model.emotions.items() if owner == scope]
         if episodes or facts or emotions:
-            expected[scope] = (len(episodes), len(facts))
-    assert {v.scope: (v.episode_count, v.fact_count) for v in listed} == expected
+            archived = sum(1 for key in episodes if model.episodes[key].archived)
+            expected[scope] = (len(episodes) - archived, archived, len(facts))
+    counts = {v.scope: (v.episode_count, v.archived_episode_count, v.fact_count) for v in listed}
+    assert counts == expected
 
 
 async def check_every_scope(store: MemoryStore, model: Model) -> None:

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from omoide.api.app import create_app
 from omoide.character.library import CharacterLibrary
-from omoide.cli_stream import register
+from omoide.cli.stream import register
 from omoide.config import Settings
 from omoide.llm.scripted import ScriptedChatModel
 from tests.stream.harness import START, StreamScript
@@ -147,6 +147,8 @@ def test_replay_and_review_identity_over_http(tmp_path: Path, server: str) -> No
     diff = invoke("identity", "diff", "1", "-c", "haru", *remote, "--json")
     (change,) = json.loads(diff.output)["changes"]
     assert change["field"] == "likes" and change["after"][-1] == "Minecraft 건축 방송"
+    shown = invoke("identity", "diff", "1", "-c", "haru", *remote).output
+    assert [line.strip() for line in shown.splitlines()] == ["likes", "+ Minecraft 건축 방송"]
     rollback = invoke("identity", "rollback", "0", "-c", "haru", *remote)
     assert rollback.exit_code == 0 and "version 2" in rollback.output
     against = invoke("identity", "diff", "2", "--against", "0", "-c", "haru", *remote)

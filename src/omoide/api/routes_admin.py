@@ -19,7 +19,8 @@ from omoide.api.dependencies import (
 )
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
 from omoide.api.health import HealthOut, health_report
-from omoide.api.schemas import MAX_OFFSET, DecayBody
+from omoide.api.schemas import MAX_OFFSET, DecayBody, RestoreBody
+from omoide.api.views_decay import DecayOut, RestoreOut
 
 logger = logging.getLogger(__name__)
 
@@ -55,13 +56,6 @@ async def metrics(caller: CallerDep, service: ServiceDep) -> dict[str, int]:
     return service.built.metrics.snapshot()
 
 
-class DecayOut(BaseModel):
-    character_id: str
-    scanned: int
-    archived: int = Field(description="Episodes that left retrieval (still stored)")
-    purged: int = Field(description="Archived episodes destroyed (tombstones remain)")
-
-
 @router.post(
     "/v1/maintenance/decay",
     tags=["service"],
@@ -69,16 +63,36 @@ class DecayOut(BaseModel):
     summary="Archive faded memories of one character",
 )
 async def decay(body: DecayBody, caller: CallerDep, service: ServiceDep) -> DecayOut:
+    """Archives episodes whose retention fell below the threshold (they leave retrieval
+    but stay stored; ``.../decay/restore`` brings them back). ``dry_run`` only counts what
+    would be archived and purged, and lists the first ids."""
     await check_character(body.character_id, caller, service)
-    report = await service.built.memory.run_decay(
+    memory = service.built.memory
+    if body.dry_run:
+        preview = await memory.preview_decay(
+            body.character_id, now=body.now, purge_archived_before=body.purge_archived_before
+        )
+        return DecayOut.preview(preview)
+    report = await memory.run_decay(
         body.character_id, now=body.now, purge_archived_before=body.purge_archived_before
     )
-    return DecayOut(
-        character_id=report.character_id,
-        scanned=report.scanned,
-        archived=report.archived,
-        purged=report.purged,
+    return DecayOut.of(report)
+
+
+@router.post(
+    "/v1/maintenance/decay/restore",
+    tags=["service"],
+    responses={**ERROR_RESPONSES, **NOT_FOUND},
+    summary="Bring archived memories of one character back into retrieval",
+)
+async def restore(body: RestoreBody, caller: CallerDep, service: ServiceDep) -> RestoreOut:
+    """The episodes named, or every episode archived since a time (a decay run's ``now``
+    undoes that run). Episodes not archived are left as they are; purged ones are gone."""
+    await check_character(body.character_id, caller, service)
+    report = await service.built.memory.restore_archived(
+        body.character_id, episode_ids=body.episode_ids, archived_since=body.archived_since
     )
+    return RestoreOut.of(report)
 
 
 class CharactersOut(BaseModel):
@@ -93,7 +107,8 @@ async def list_characters(caller: CallerDep, service: ServiceDep) -> CharactersO
 
 class ViewerOut(BaseModel):
     user_id: str
-    episode_count: int
+    episode_count: int = Field(description="Episodes not archived (the episode list's total)")
+    archived_episode_count: int = Field(description="Episodes decay archived (still stored)")
     fact_count: int
     last_seen_at: datetime | None
 
@@ -124,6 +139,7 @@ async def list_viewers(
         ViewerOut(
             user_id=viewer.scope.user_id or "",
             episode_count=viewer.episode_count,
+            archived_episode_count=viewer.archived_episode_count,
             fact_count=viewer.fact_count,
             last_seen_at=viewer.last_seen_at,
         )

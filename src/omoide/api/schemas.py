@@ -35,6 +35,7 @@ from omoide.domain import (
     check_not_future,
 )
 from omoide.errors import InvalidInput
+from omoide.memory.decay import MAX_RESTORE_IDS
 from omoide.memory.facts import MAX_FACT_CHARS
 from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
 from omoide.text_rules import MAX_ID_LENGTH, moment_problem
@@ -269,3 +270,29 @@ class DecayBody(StrictBody):
     purge_archived_before: Moment | None = Field(
         default=None, description="Also destroy memories archived before this time"
     )
+    dry_run: StrictBool = Field(
+        default=False,
+        description="Only count (and list the first ids of) what would be archived and "
+        "purged; nothing changes",
+    )
+
+
+class RestoreBody(StrictBody):
+    character_id: Identifier
+    episode_ids: list[Identifier] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_RESTORE_IDS,
+        description="Archived episodes to bring back (any scope of the character)",
+    )
+    archived_since: Moment | None = Field(
+        default=None,
+        description="Bring back every episode archived at or after this time (a decay "
+        "run's `now` undoes that run); with episode_ids, only those of them",
+    )
+
+    @model_validator(mode="after")
+    def _names_something(self) -> Self:
+        if self.episode_ids is None and self.archived_since is None:
+            raise ValueError("give episode_ids or archived_since")
+        return self

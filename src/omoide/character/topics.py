@@ -128,7 +128,8 @@ class TopicTracker:
         ):
             raise InvalidInput(f"keep must be an integer in [1, {MAX_RECENT_TOPICS}]")
         self._keep = keep
-        self._compiled = _compile(tuple(vocabulary))
+        self._vocabulary = tuple(vocabulary)
+        self._compiled: tuple[tuple[TopicEntry, re.Pattern[str]], ...] | None = None
         self._ignored = _name_tokens(ignored_names)
 
     @classmethod
@@ -200,11 +201,18 @@ class TopicTracker:
         topics += _proper_nouns(text, covered, ignored)
         return topics
 
+    def _patterns(self) -> tuple[tuple[TopicEntry, re.Pattern[str]], ...]:
+        """The vocabulary compiled on first use, not when built: a command that only reads
+        memory builds a tracker it never asks."""
+        if self._compiled is None:
+            self._compiled = _compile(self._vocabulary)
+        return self._compiled
+
     def _dictionary_matches(self, text: str) -> tuple[list[_Found], list[tuple[int, int]]]:
         """The entries named in ``text`` by first appearance, and every span naming one."""
         matches: list[_Found] = []
         covered: list[tuple[int, int]] = []
-        for entry, pattern in self._compiled:
+        for entry, pattern in self._patterns():
             spans = [hit.span() for hit in pattern.finditer(text)]
             if spans:
                 matches.append(_Found(min(start for start, _ in spans), entry))

@@ -9,6 +9,7 @@ clauses whose subject is someone else.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -74,7 +75,13 @@ _FUTURE = re.compile(
 )
 _THIRD_PERSON_ZH = re.compile(r"^(?:[^我]{0,6}?)(?:他|她|你|他们|她们|它)")
 
-_RULE_GATE = PatternGate.of([rule.pattern for rule in RULES])
+
+@functools.cache
+def _rule_gate() -> PatternGate:
+    """Built on first use, not at import: it parses every rule's expression."""
+    return PatternGate.of([rule.pattern for rule in RULES])
+
+
 _SUBJECT_DROPPING = sum(
     1 << index
     for index, rule in enumerate(RULES)
@@ -102,7 +109,7 @@ def possible_rules(text: str, *, gated: bool = True) -> Iterator[FactRule]:
 
     Japanese rules are not tried on Chinese (no kana and a Chinese function word), nor
     Chinese rules on Japanese (kana): the scripts share characters ("在住", "旅行")."""
-    possible = _RULE_GATE.possible(text) if gated else (1 << len(RULES)) - 1
+    possible = _rule_gate().possible(text) if gated else (1 << len(RULES)) - 1
     if possible & _SUBJECT_DROPPING and OTHER_PERSON.search(text):
         possible &= ~_SUBJECT_DROPPING
     if _KANA.search(text):
@@ -114,7 +121,7 @@ def possible_rules(text: str, *, gated: bool = True) -> Iterator[FactRule]:
 
 def may_state_facts(text: str) -> bool:
     """Whether any rule can match somewhere in ``text`` (False: no clause of it can)."""
-    return _RULE_GATE.possible(text) != 0
+    return _rule_gate().possible(text) != 0
 
 
 def states_something(clause: Clause) -> bool:

@@ -23,7 +23,14 @@ from omoide.domain import (
 from omoide.errors import InvalidInput
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
-from omoide.memory.decay import DecayReport, run_decay
+from omoide.memory.decay import (
+    DecayPreview,
+    DecayReport,
+    RestoreReport,
+    preview_decay,
+    restore_archived,
+    run_decay,
+)
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
 from omoide.memory.fact_digests import fact_digests
 from omoide.memory.facts import FactKeeper
@@ -306,6 +313,37 @@ class MemoryManager:
             policy=self._config.decay,
             now=self._now(now),
             purge_archived_before=purge_archived_before,
+        )
+
+    async def preview_decay(
+        self,
+        character_id: str,
+        *,
+        now: datetime | None = None,
+        purge_archived_before: datetime | None = None,
+    ) -> DecayPreview:
+        """What :meth:`run_decay` with the same arguments would archive and purge; changes
+        nothing."""
+        await self.flush_reinforcements()
+        return await preview_decay(
+            self._store,
+            character_id,
+            policy=self._config.decay,
+            now=self._now(now),
+            purge_archived_before=purge_archived_before,
+        )
+
+    async def restore_archived(
+        self,
+        character_id: str,
+        *,
+        episode_ids: Sequence[str] | None = None,
+        archived_since: datetime | None = None,
+    ) -> RestoreReport:
+        """Bring archived episodes back into retrieval: these ids, or all archived since a
+        time (a decay run's ``now`` undoes that run)."""
+        return await restore_archived(
+            self._store, character_id, episode_ids=episode_ids, archived_since=archived_since
         )
 
     async def flush_reinforcements(self) -> int:

@@ -14,6 +14,7 @@ Text is compared after NFKC normalisation and casefolding, so full-width letters
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -334,14 +335,19 @@ _ALTERNATIVES = tuple(
 )
 """Each signal group's alternatives on their own: a group matches when one of them does,
 and the gate below skips those whose literals are missing from the text."""
-_SIGNAL_GATE = PatternGate.of([pattern for _name, pattern in _ALTERNATIVES])
+
+
+@functools.cache
+def _signal_gate() -> PatternGate:
+    """Built on first use, not at import: it parses every signal's expression."""
+    return PatternGate.of([pattern for _name, pattern in _ALTERNATIVES])
 
 
 def matched_signals(text: str) -> tuple[str, ...]:
     """Names of the signal groups that match ``text``, each once, in table order."""
     folded = normalise(text)
     matched: set[str] = set()
-    for index in set_bits(_SIGNAL_GATE.possible(folded)):
+    for index in set_bits(_signal_gate().possible(folded)):
         name, pattern = _ALTERNATIVES[index]
         if name not in matched and pattern.search(folded):
             matched.add(name)

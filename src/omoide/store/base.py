@@ -268,6 +268,25 @@ class MemoryStore(Protocol):
         """Unarchived episodes of every scope of one character, in id order, one page."""
         ...
 
+    async def list_archived_episodes(
+        self,
+        character_id: str,
+        *,
+        archived_from: datetime | None,
+        archived_before: datetime | None,
+        after_id: str | None,
+        limit: int,
+    ) -> list[Episode]:
+        """Archived episodes of every scope of one character, archived at or after
+        ``archived_from`` and before ``archived_before`` (``None``: no bound), in id order,
+        one page."""
+        ...
+
+    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
+        """Bring archived episodes back into retrieval (their archive time cleared, their
+        vectors and keywords searchable again); returns how many were archived."""
+        ...
+
     async def purge_archived(
         self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
     ) -> int:

@@ -267,6 +267,18 @@ async def archive_episodes(
     return [int(row[0]) for row in rows]
 
 
+async def restore_episodes(
+    connection: Connection, scope_id: int, episode_ids: Sequence[str]
+) -> list[int]:
+    rows = await fetch_all(
+        connection,
+        "UPDATE episodes SET archived_at = NULL WHERE scope_id = %s AND archived_at IS NOT NULL "
+        "AND id = ANY(%s) RETURNING internal_id",
+        (scope_id, list(episode_ids)),
+    )
+    return [int(row[0]) for row in rows]
+
+
 async def delete_episode(
     connection: Connection,
     scope: Scope,

@@ -172,6 +172,17 @@ class ServerMemoryStore:
 
         return await self._engines.change_scope(scope, work, int)
 
+    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
+        """Bring archived episodes back into retrieval; their points are republished."""
+        ids = [check_text(value, name="episode id") for value in episode_ids]
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> int:
+            restored = await episodes.restore_episodes(connection, scope_id, ids)
+            changes.episodes.extend(restored)
+            return len(restored)
+
+        return await self._engines.change_scope(scope, work, int)
+
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str, at: datetime
     ) -> Tombstone:
@@ -393,6 +404,32 @@ class ServerMemoryStore:
         check_count(limit, name="limit")
         async with self._engines.database.transaction() as connection:
             return await viewers.list_episodes_for_decay(connection, character_id, after_id, limit)
+
+    async def list_archived_episodes(
+        self,
+        character_id: str,
+        *,
+        archived_from: datetime | None,
+        archived_before: datetime | None,
+        after_id: str | None,
+        limit: int,
+    ) -> list[Episode]:
+        """Archived episodes of one character in an archive-time window, in id order."""
+        check_identifier(character_id, name="character_id")
+        if after_id is not None:
+            check_text(after_id, name="after_id")
+        check_count(limit, name="limit")
+        lowest = None if archived_from is None else utc(archived_from, name="archived_from")
+        highest = None if archived_before is None else utc(archived_before, name="archived_before")
+        async with self._engines.database.transaction() as connection:
+            return await viewers.list_archived_episodes(
+                connection,
+                character_id,
+                archived_from=lowest,
+                archived_before=highest,
+                after_id=after_id,
+                limit=limit,
+            )
 
     async def purge_archived(
         self, character_id: str, *, archived_before: datetime, reason: str, at: datetime

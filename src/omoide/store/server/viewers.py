@@ -137,11 +137,12 @@ def like_pattern(search: str) -> str:
 
 _LIST_VIEWERS = """
     SELECT s.user_id,
-        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id),
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NULL),
         (SELECT count(*) FROM facts f WHERE f.scope_id = s.id
             AND f.superseded_at IS NULL AND f.trust <> 'contradicted'),
         greatest((SELECT max(e.recorded_at) FROM episodes e WHERE e.scope_id = s.id),
-            (SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id)) AS last_seen
+            (SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id)) AS last_seen,
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL)
     FROM scopes s
     WHERE s.character_id = %s AND s.user_id IS NOT NULL AND s.user_id LIKE %s ESCAPE '\\'
         AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
@@ -167,6 +168,7 @@ async def list_viewers(
             scope=Scope(character_id, row[0]),
             episode_count=int(row[1]),
             fact_count=int(row[2]),
+            archived_episode_count=int(row[4]),
             last_seen_at=None if row[3] is None else row[3].astimezone(UTC),
         )
         for row in rows
@@ -183,6 +185,36 @@ async def list_episodes_for_decay(
         f"SELECT {EPISODE_COLUMNS} {FROM_EPISODES} "
         f"WHERE e.scope_id = ANY(%s){conditions.sql} AND e.id > %s ORDER BY e.id LIMIT %s",
         (scope_ids, *conditions.parameters, after_id or "", limit),
+    )
+    return [episode_from_row(row) for row in rows]
+
+
+async def list_archived_episodes(
+    connection: Connection,
+    character_id: str,
+    *,
+    archived_from: datetime | None,
+    archived_before: datetime | None,
+    after_id: str | None,
+    limit: int,
+) -> list[Episode]:
+    scope_ids = list(await character_scopes(connection, character_id))
+    rows = await fetch_all(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} {FROM_EPISODES} "
+        "WHERE e.scope_id = ANY(%s) AND e.archived_at IS NOT NULL "
+        "AND (%s::timestamptz IS NULL OR e.archived_at >= %s) "
+        "AND (%s::timestamptz IS NULL OR e.archived_at < %s) "
+        "AND e.id > %s ORDER BY e.id LIMIT %s",
+        (
+            scope_ids,
+            archived_from,
+            archived_from,
+            archived_before,
+            archived_before,
+            after_id or "",
+            limit,
+        ),
     )
     return [episode_from_row(row) for row in rows]
 

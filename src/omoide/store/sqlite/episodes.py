@@ -288,6 +288,23 @@ def archive_episodes(
     return len(rows)
 
 
+def restore_episodes(
+    connection: apsw.Connection, space: VectorSpace, scope_id: int, episode_ids: Sequence[str]
+) -> int:
+    """Clear the archive time of archived episodes and mark their vectors searchable."""
+    rows = fetch_all(
+        connection,
+        "UPDATE episodes SET archived_at = NULL WHERE scope_id = ? AND archived_at IS NOT NULL "
+        "AND id IN (SELECT value FROM json_each(?)) RETURNING internal_id",
+        (scope_id, json.dumps(list(episode_ids))),
+    )
+    connection.executemany(
+        f"UPDATE {space.episode_table} SET archived = 0 WHERE rowid = ?",
+        [(row[0],) for row in rows],
+    )
+    return len(rows)
+
+
 def remove_episodes(
     connection: apsw.Connection, space: VectorSpace, internal_ids: list[int]
 ) -> None:

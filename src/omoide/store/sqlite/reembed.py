@@ -34,6 +34,12 @@ from omoide.store.sqlite.vectors import VectorSpace
 EpisodeText = Callable[[Episode], str]
 Pending = list[tuple[int, str]]
 RecordTable = Literal["episodes", "facts"]
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` after every batch: records embedded so far, and all to embed."""
+
+
+def _no_progress(done: int, total: int) -> None:
+    del done, total
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +60,12 @@ async def reembed_store(
     *,
     batch_size: int = 64,
     episode_text: EpisodeText = _searchable_text,
+    progress: Progress = _no_progress,
 ) -> ReembedReport:
     """Re-embed every episode and fact of the store at ``path`` with ``embedder``.
 
-    ``episode_text`` must be the text the memory layer embeds for an episode.
+    ``episode_text`` must be the text the memory layer embeds for an episode; ``progress``
+    hears how far it got after every batch.
     """
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise InvalidInput(f"batch_size must be a positive integer (got {batch_size!r})")
@@ -69,11 +77,14 @@ async def reembed_store(
         await database.maintain(lambda c: apply_migrations(c, database.path))
         previous, space = await database.write(lambda c: _prepare(c, target, database.path))
         counts = [0, 0]
+        tally = _Tally(await database.read(partial(_count_pending, space=space)), progress)
         while True:
             counts[0] += await _fill(
-                database, space, embedder, batch_size, episode_text, "episodes"
+                database, space, embedder, batch_size, episode_text, "episodes", tally
             )
-            counts[1] += await _fill(database, space, embedder, batch_size, episode_text, "facts")
+            counts[1] += await _fill(
+                database, space, embedder, batch_size, episode_text, "facts", tally
+            )
             if await database.write(lambda c: _switch(c, space)):
                 break
     finally:
@@ -104,6 +115,35 @@ def _prepare(
     return current.embedding, space
 
 
+class _Tally:
+    """Records embedded so far against the total, told to a :data:`Progress`."""
+
+    def __init__(self, total: int, progress: Progress) -> None:
+        self.done = 0
+        self.total = total
+        self.progress = progress
+        progress(0, total)
+
+    def advance(self, count: int) -> None:
+        self.done += count
+        self.total = max(self.total, self.done)  # records written meanwhile
+        self.progress(self.done, self.total)
+
+
+def _count_pending(connection: apsw.Connection, *, space: VectorSpace) -> int:
+    """Episodes and facts without a vector in ``space`` yet."""
+    total = 0
+    for table, vector_table in (("episodes", space.episode_table), ("facts", space.fact_table)):
+        row = fetch_one(
+            connection,
+            f"SELECT count(*) FROM {table} r WHERE NOT EXISTS "
+            f"(SELECT 1 FROM {vector_table} v WHERE v.rowid = r.internal_id)",
+            (),
+        )
+        total += int(row[0]) if row is not None else 0
+    return total
+
+
 async def _fill(
     database: Database,
     space: VectorSpace,
@@ -111,6 +151,7 @@ async def _fill(
     batch_size: int,
     episode_text: EpisodeText,
     table: RecordTable,
+    tally: _Tally,
 ) -> int:
     """Embed, batch by batch, every record of ``table`` without a vector in ``space``."""
     pending = (
@@ -129,6 +170,7 @@ async def _fill(
         ids = [internal_id for internal_id, _ in batch]
         rows = _check_matrix(matrix, len(batch), space)
         done += await database.write(partial(store, space=space, ids=ids, rows=rows))
+        tally.advance(len(batch))
         after = ids[-1]
 
 

@@ -164,6 +164,15 @@ class SqliteMemoryStore(ScopedDatabase):
             int,
         )
 
+    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
+        """Bring archived episodes back into retrieval; returns how many were archived."""
+        ids = [check_text(value, name="episode id") for value in episode_ids]
+        return await self._write_scope(
+            scope,
+            lambda c, scope_id: episodes.restore_episodes(c, self._space, scope_id, ids),
+            int,
+        )
+
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str, at: datetime
     ) -> Tombstone:
@@ -365,6 +374,31 @@ class SqliteMemoryStore(ScopedDatabase):
         check_count(limit, name="limit")
         return await self._database.read(
             lambda c: viewers.list_episodes_for_decay(c, character_id, after_id, limit)
+        )
+
+    async def list_archived_episodes(
+        self,
+        character_id: str,
+        *,
+        archived_from: datetime | None,
+        archived_before: datetime | None,
+        after_id: str | None,
+        limit: int,
+    ) -> list[Episode]:
+        """Archived episodes of one character in an archive-time window, in id order."""
+        check_identifier(character_id, name="character_id")
+        if after_id is not None:
+            check_text(after_id, name="after_id")
+        check_count(limit, name="limit")
+        return await self._database.read(
+            lambda c: viewers.list_archived_episodes(
+                c,
+                character_id,
+                archived_from=archived_from,
+                archived_before=archived_before,
+                after_id=after_id,
+                limit=limit,
+            )
         )
 
     async def purge_archived(

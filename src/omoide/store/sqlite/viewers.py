@@ -134,12 +134,13 @@ def like_pattern(search: str) -> str:
 
 _LIST_VIEWERS = """
     SELECT s.user_id,
-        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id),
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NULL),
         (SELECT count(*) FROM facts f WHERE f.scope_id = s.id
             AND f.superseded_at IS NULL AND f.trust <> 'contradicted'),
         max(coalesce((SELECT max(e.recorded_at) FROM episodes e WHERE e.scope_id = s.id), -1),
             coalesce((SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id), -1))
-            AS last_seen
+            AS last_seen,
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL)
     FROM scopes s
     WHERE s.character_id = ? AND s.user_id IS NOT NULL AND s.user_id LIKE ? ESCAPE '\\'
         AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
@@ -164,6 +165,7 @@ def list_viewers(
             scope=Scope(character_id, row[0]),
             episode_count=int(row[1]),
             fact_count=int(row[2]),
+            archived_episode_count=int(row[4]),
             last_seen_at=optional_datetime(None if row[3] < 0 else row[3]),
         )
         for row in rows
@@ -181,6 +183,30 @@ def list_episodes_for_decay(
         f"WHERE e.scope_id IN (SELECT value FROM json_each(?)){conditions.sql} AND e.id > ? "
         "ORDER BY e.id LIMIT ?",
         (scope_ids, *conditions.parameters, after_id or "", limit),
+    )
+    return [episode_from_row(row) for row in rows]
+
+
+def list_archived_episodes(
+    connection: apsw.Connection,
+    character_id: str,
+    *,
+    archived_from: datetime | None,
+    archived_before: datetime | None,
+    after_id: str | None,
+    limit: int,
+) -> list[Episode]:
+    scope_ids = json.dumps(list(character_scopes(connection, character_id)))
+    lowest = -(2**63) if archived_from is None else to_micros(archived_from, name="archived_from")
+    highest = (
+        2**63 - 1 if archived_before is None else to_micros(archived_before, name="archived_before")
+    )
+    rows = fetch_all(
+        connection,
+        f"SELECT {EPISODE_COLUMNS} FROM episodes e JOIN scopes s ON s.id = e.scope_id "
+        "WHERE e.scope_id IN (SELECT value FROM json_each(?)) AND e.archived_at IS NOT NULL "
+        "AND e.archived_at >= ? AND e.archived_at < ? AND e.id > ? ORDER BY e.id LIMIT ?",
+        (scope_ids, lowest, highest, after_id or "", limit),
     )
     return [episode_from_row(row) for row in rows]
 

@@ -1,9 +1,10 @@
 // The character itself: its diary (reflective entries about its streams), how its
-// profile has changed (identity), and a chat panel.
+// profile has changed (identity), a chat panel, and the decay of its memories.
 
 import { path } from "./api.js";
 import { emotionBadge } from "./chart.js";
 import { ChatPanel } from "./chat.js";
+import { DecayPanel } from "./decay.js";
 import { badge, byId, h, note, replaceChildren } from "./dom.js";
 import { formatTime, listPhrase, plural } from "./format.js";
 import { IdentityPanel } from "./identity.js";
@@ -67,6 +68,7 @@ export class CharacterView {
       diary: new DiaryPanel(byId("panel-diary"), ctx),
       identity: new IdentityPanel(byId("panel-identity"), ctx),
       talk: new ChatPanel(byId("panel-talk"), { ...ctx, changed: () => ctx.viewers.reload() }),
+      decay: new DecayPanel(byId("panel-decay"), ctx),
     };
     this.tabs = new Tabs(this.element.querySelector("[data-tabs]"), (tab) => ctx.navigate(ctx.characterHash(this.character, tab)));
   }

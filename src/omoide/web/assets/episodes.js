@@ -1,8 +1,10 @@
 // Episodes on a timeline, newest first, grouped by day: what was said, how it felt, how
-// important it seemed. Delete one; or show only the episodes a fact came from.
+// important it seemed. Delete one, restore an archived one; or show only the episodes a
+// fact came from.
 
 import { path } from "./api.js";
 import { emotionBadge } from "./chart.js";
+import { restoreEpisode } from "./decay.js";
 import { confirmAction } from "./dialogs.js";
 import { badge, h, meter, note, replaceChildren } from "./dom.js";
 import { formatTime, plural } from "./format.js";
@@ -144,7 +146,21 @@ export class EpisodesPanel {
       metadataList(episode.metadata),
       h("div", { class: "card-actions" },
         h("span", { class: "muted" }, `recalled ${plural(episode.recall_count, "time")}`),
+        episode.archived_at
+          ? h("button", { type: "button", on: { click: () => this.restore(episode) } }, "Restore episode")
+          : null,
         h("button", { type: "button", class: "danger", on: { click: () => this.remove(episode) } }, "Delete episode")));
+  }
+
+  async restore(episode) {
+    try {
+      await restoreEpisode(this.ctx.api, this.scope.character, episode.episode_id);
+      this.ctx.announce("Episode restored: it is recalled again.");
+      this.ctx.changed("episodes");
+      await this.load(this.scope);
+    } catch (error) {
+      this.ctx.alertError(error);
+    }
   }
 
   async remove(episode) {

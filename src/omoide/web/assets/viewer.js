@@ -89,7 +89,7 @@ export class ViewerView {
       const entry = page.users.find((user) => user.user_id === scope.viewer);
       if (scope !== this.scope) return;
       meta.textContent = entry
-        ? `${plural(entry.episode_count, "episode")} · ${plural(entry.fact_count, "fact")} · last seen ${formatAgo(entry.last_seen_at)} (${formatTime(entry.last_seen_at)})`
+        ? `${plural(entry.episode_count, "episode")}${entry.archived_episode_count ? ` (${entry.archived_episode_count} more archived)` : ""} · ${plural(entry.fact_count, "fact")} · last seen ${formatAgo(entry.last_seen_at)} (${formatTime(entry.last_seen_at)})`
         : "Nothing is stored about this viewer.";
     } catch {
       if (scope === this.scope) meta.textContent = "";

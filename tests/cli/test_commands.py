@@ -41,7 +41,8 @@ def test_remember_then_search_context_facts_export_and_forget(tmp_path: Path) ->
     facts = json.loads(invoke("facts", *who, *common, "--json"))
     assert any("롤" in fact["text"] for fact in facts)
     found = json.loads(invoke("search", "롤 게임", *who, *common, "--json"))
-    assert found["episodes"][0]["item"]["user_message"] == "나 롤 게임 엄청 좋아해요!"
+    assert found["episodes"][0]["user_message"] == "나 롤 게임 엄청 좋아해요!"
+    assert found["episodes"][0]["episode_id"] == stored["episode_id"]
     assert set(found["episodes"][0]["components"]) >= {"relevance", "recency", "importance"}
     section = json.loads(
         invoke(
@@ -55,7 +56,7 @@ def test_remember_then_search_context_facts_export_and_forget(tmp_path: Path) ->
         )
     )
     assert "롤" in section["text"]
-    exported = json.loads(invoke("export", *who, *common))
+    exported = json.loads(invoke("export", *who, *common, "--json"))
     assert len(exported["episodes"]) == 1
     forgotten = json.loads(invoke("forget", *who, *common, "--yes", "--json"))
     assert forgotten["episodes"] == 1
@@ -84,7 +85,16 @@ def test_decay_reports_what_it_scanned(tmp_path: Path) -> None:
         "2025-01-01T00:00:00+00:00",
     )
     report = json.loads(invoke("decay", *common, "--json", "--now", "2025-03-01T00:00:00+00:00"))
-    assert report == {"character_id": "haru", "scanned": 1, "archived": 1, "purged": 0}
+    assert report == {
+        "character_id": "haru",
+        "dry_run": False,
+        "now": "2025-03-01T00:00:00Z",
+        "scanned": 1,
+        "archived": 1,
+        "purged": 0,
+        "archived_ids": [],
+        "purged_ids": [],
+    }
 
 
 def test_demo_shows_the_remembered_preference_in_the_system_prompt(tmp_path: Path) -> None:

@@ -8,25 +8,17 @@ that one), ``migrate`` when its verification failed.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
-import anyio
 import typer
-from rich.console import Console
 
-from omoide.cli_common import AsJson, emit, errors, settings_from
-from omoide.cli_render import to_json
-from omoide.errors import ConfigError, OmoideError
-from omoide.wiring import server_config
+from omoide.cli.common import AsJson, console, emit, fail, run_async, settings_from
 
 if TYPE_CHECKING:
     from omoide.store.server.endpoints import ServerConfig
     from omoide.store.server.keyword_index import KeywordIndexVersion
 
-console = Console()
-Result = TypeVar("Result")
 SQLITE_PREFIX = "sqlite:///"
 
 Repair = Annotated[bool, typer.Option("--repair", help="Re-publish drifted points")]
@@ -43,28 +35,21 @@ def register(app: typer.Typer) -> None:
     app.command()(migrate)
 
 
-def _failed(exc: OmoideError) -> typer.Exit:
-    errors.print(f"[red]error:[/red] {exc}")
-    return typer.Exit(1)
-
-
-def _run(action: Callable[[], Awaitable[Result]]) -> Result:
-    try:
-        return anyio.run(action)
-    except OmoideError as exc:
-        raise _failed(exc) from exc
-
-
 def _server_config() -> ServerConfig:
     """The server store named by the settings; a setting missing is exit code 1."""
+    from omoide.errors import OmoideError
+    from omoide.wiring import server_config
+
     try:
         return server_config(settings_from(store="server"))
     except OmoideError as exc:
-        raise _failed(exc) from exc
+        raise fail(str(exc)) from exc
 
 
 def sqlite_path(url: str) -> Path:
     """``sqlite:///relative/path`` or ``sqlite:////absolute/path`` as a path."""
+    from omoide.errors import ConfigError
+
     if not url.startswith(SQLITE_PREFIX) or len(url) == len(SQLITE_PREFIX):
         raise ConfigError(f"--from must be sqlite:///path/to/store.sqlite3 (got {url!r})")
     return Path(url[len(SQLITE_PREFIX) :])
@@ -72,6 +57,7 @@ def sqlite_path(url: str) -> Path:
 
 def check(repair: Repair = False, as_json: AsJson = False) -> None:
     """Compare Qdrant with PostgreSQL scope by scope; report (and repair) drift."""
+    from omoide.cli.render import to_json
     from omoide.store.server.connect import open_recorded
     from omoide.store.server.maintenance import check_drift, repair_drift
 
@@ -103,7 +89,7 @@ def check(repair: Repair = False, as_json: AsJson = False) -> None:
             "repaired": repaired,
         }
 
-    result = _run(action)
+    result = run_async(action)
     emit(as_json, result, lambda: _show_check(result))
     if not result["in_step"]:
         raise typer.Exit(1)
@@ -121,21 +107,25 @@ def _keyword_index_json(version: KeywordIndexVersion) -> dict[str, Any]:
 
 def _show_check(result: dict[str, Any]) -> None:
     state = "[green]in step[/green]" if result["in_step"] else "[red]drifted[/red]"
-    console.print(f"Qdrant is {state} with PostgreSQL: {result['counts']}")
+    counts = ", ".join(
+        f"{value} {name.replace('_', ' ')}" for name, value in result["counts"].items()
+    )
+    console().print(f"Qdrant is {state} with PostgreSQL: {counts or 'nothing stored'}")
     for scope in result["drifted"]:
-        console.print(
+        console().print(
             f"  {scope['kind']} {scope['scope_key']}: {len(scope['missing'])} missing, "
             f"{len(scope['orphaned'])} orphaned, {len(scope['stale'])} stale"
         )
     keyword_index = result["keyword_index"]
     if keyword_index is not None and keyword_index["stale"]:
-        console.print(f"  [red]stale keyword index[/red]: {keyword_index['message']}")
+        console().print(f"  [red]stale keyword index[/red]: {keyword_index['message']}")
     if result["repaired"]:
-        console.print(f"repaired {result['repaired']} points")
+        console().print(f"repaired {result['repaired']} points")
 
 
 def reindex(as_json: AsJson = False) -> None:
     """Rebuild the Qdrant collections from PostgreSQL (no re-embedding)."""
+    from omoide.cli.render import to_json
     from omoide.store.server.connect import open_recorded
     from omoide.store.server.maintenance import reindex as rebuild
 
@@ -146,21 +136,22 @@ def reindex(as_json: AsJson = False) -> None:
         if engines is None:
             return {"episodes": 0, "facts": 0, "repaired": 0}
         try:
-            with console.status("rebuilding the vector index from PostgreSQL"):
+            with console().status("rebuilding the vector index from PostgreSQL"):
                 report = await rebuild(engines)
         finally:
             await engines.close()
         return dict(to_json(report))
 
-    result = _run(action)
+    result = run_async(action)
     emit(as_json, result, lambda: _show_reindex(result))
 
 
 def _show_reindex(result: dict[str, Any]) -> None:
     from omoide.store.keywords import ANALYZER_VERSION
 
-    console.print(result)
-    console.print(f"keyword index built with keyword analyzer version {ANALYZER_VERSION}")
+    counts = ", ".join(f"{value} {name}" for name, value in result.items())
+    console().print(f"rebuilt the vector index from PostgreSQL: {counts}", highlight=False)
+    console().print(f"keyword index built with keyword analyzer version {ANALYZER_VERSION}")
 
 
 def migrate(
@@ -168,6 +159,8 @@ def migrate(
 ) -> None:
     """Copy an embedded store into the server store (vectors included), and the growth
     store (identity versions, stream logs) and API keys beside it, then verify them."""
+    from omoide.cli.render import to_json
+    from omoide.errors import ConfigError
     from omoide.store.server.migrate import migrate_sqlite
 
     if target != "server":
@@ -175,11 +168,11 @@ def migrate(
     try:
         path = sqlite_path(source)
     except ConfigError as exc:
-        raise _failed(exc) from exc
+        raise fail(str(exc)) from exc
     config = _server_config()
 
     async def action() -> dict[str, Any]:
-        with console.status(f"copying {path} to the server store"):
+        with console().status(f"copying {path} to the server store"):
             report = await migrate_sqlite(path, config, sample=sample)
         growth = report.growth
         growth_json = {**dict(to_json(growth)), "source": growth.source and str(growth.source)}
@@ -193,40 +186,44 @@ def migrate(
             "keys": {**keys_json, "verified": keys.verified},
         }
 
-    result = _run(action)
+    result = run_async(action)
     emit(as_json, result, lambda: _show_migration(result))
     if not result["verified"]:
         raise typer.Exit(1)
 
 
 def _show_migration(result: dict[str, Any]) -> None:
-    console.print(f"copied {result['copied']} from {result['source']} ({result['scopes']} scopes)")
+    console().print(
+        f"copied {result['copied']} from {result['source']} ({result['scopes']} scopes)"
+    )
     matched = sum(1 for search in result["searches"] if search["matched"])
-    console.print(f"searches matching: {matched}/{len(result['searches'])}")
+    console().print(f"searches matching: {matched}/{len(result['searches'])}")
     for scope in result["mismatched"]:
-        console.print(f"[red]counts differ[/red] {scope}")
+        console().print(f"[red]counts differ[/red] {scope}")
     growth = result["growth"]
     if growth["source"] is None:
-        console.print("no growth store (identity versions, stream logs) beside it")
+        console().print("no growth store (identity versions, stream logs) beside it")
     else:
-        console.print(
+        console().print(
             f"copied {growth['copied']} from {growth['source']} ({growth['characters']} characters)"
         )
     for character in growth["kept"]:
-        console.print(f"growth of {character!r} was already on the server: left as it is")
+        console().print(f"growth of {character!r} was already on the server: left as it is")
     for character in growth["mismatched"]:
-        console.print(f"[red]growth counts differ[/red] {character}")
+        console().print(f"[red]growth counts differ[/red] {character}")
     _show_keys(result["keys"])
     verdict = "[green]verified[/green]" if result["verified"] else "[red]NOT verified[/red]"
-    console.print(verdict)
+    console().print(verdict)
 
 
 def _show_keys(keys: dict[str, Any]) -> None:
     if keys["source"] is None:
-        console.print("no API key file (keys.json) beside it")
+        console().print("no API key file (keys.json) beside it")
         return
-    console.print(f"copied {len(keys['copied'])} of {keys['total']} API keys from {keys['source']}")
+    console().print(
+        f"copied {len(keys['copied'])} of {keys['total']} API keys from {keys['source']}"
+    )
     if keys["kept"]:
-        console.print(f"API keys already on the server, left as they are: {keys['kept']}")
+        console().print(f"API keys already on the server, left as they are: {keys['kept']}")
     for key in keys["mismatched"]:
-        console.print(f"[red]API key differs[/red] {key['key_id']}: {key['reason']}")
+        console().print(f"[red]API key differs[/red] {key['key_id']}: {key['reason']}")

@@ -5,23 +5,17 @@ from __future__ import annotations
 import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import anyio
 import typer
-from rich.console import Console
-from rich.panel import Panel
 
-from omoide.chat.conversation import ChatRequest, Conversation, DoneEvent, ErrorEvent, TokenEvent
-from omoide.cli_common import DataDir, Embedder, errors, settings_from
-from omoide.cli_keys import keys_app
-from omoide.clock import FixedClock
-from omoide.domain import Scope
-from omoide.errors import ConfigError, OmoideError
-from omoide.llm.scripted import ScriptedChatModel
-from omoide.wiring import Omoide, build
+from omoide.cli.common import DataDir, Embedder, console, fail, run_async, settings_from
+from omoide.cli.keys import keys_app
 
-console = Console()
+if TYPE_CHECKING:
+    from omoide.chat.conversation import ChatRequest, Conversation
+    from omoide.clock import FixedClock
+    from omoide.wiring import Omoide
 
 DEMO_VIEWER = ("minjun", "민준")
 DEMO_OPENING = "나 롤 게임 엄청 좋아해요!"
@@ -41,26 +35,32 @@ DEMO_QUESTION = "요즘 뭐하면서 놀아요?"
 
 
 async def say(conversation: Conversation, request: ChatRequest, *, show: bool) -> str:
+    from omoide.chat.conversation import DoneEvent, ErrorEvent, TokenEvent
+
+    out = console()
     prepared = await conversation.prepare(request)
     reply = []
     async for event in conversation.stream(prepared):
         if isinstance(event, TokenEvent):
             reply.append(event.content)
             if show:
-                console.print(event.content, end="", markup=False, highlight=False)
+                out.print(event.content, end="", markup=False, highlight=False)
         elif isinstance(event, ErrorEvent):
-            raise typer.Exit(_fail(event.message))
+            raise fail(event.message)
         elif isinstance(event, DoneEvent) and show:
-            console.print(f"\n[dim]({event.emotion}, memories used: {event.memories_used})[/dim]")
+            out.print(f"\n[dim]({event.emotion}, memories used: {event.memories_used})[/dim]")
     return "".join(reply)
 
 
-def _fail(message: str) -> int:
-    errors.print(f"[red]error:[/red] {message}")
-    return 1
-
-
 async def play_demo(built: Omoide, clock: FixedClock, start: datetime) -> None:
+    from rich.panel import Panel
+
+    from omoide.chat.conversation import ChatRequest
+    from omoide.domain import Scope
+    from omoide.errors import ConfigError
+    from omoide.llm.scripted import ScriptedChatModel
+
+    out = console()
     conversation = built.conversation
     if conversation is None:
         raise ConfigError("the demo needs a chat model")
@@ -70,20 +70,20 @@ async def play_demo(built: Omoide, clock: FixedClock, start: datetime) -> None:
     for index, (moment, message) in enumerate(zip(moments, messages, strict=True)):
         clock.set(moment)
         last = index == len(messages) - 1
-        console.print(f"[bold]{moment:%m/%d %H:%M} {user_name}:[/bold] {message}")
+        out.print(f"[bold]{moment:%m/%d %H:%M} {user_name}:[/bold] {message}")
         if last:
-            console.print("[bold]Haru:[/bold] ", end="")
+            out.print("[bold]Haru:[/bold] ", end="")
         request = ChatRequest("haru", user_id, user_name, f"session-{index // 4}", message)
         await say(conversation, request, show=last)
         await built.drainer.drain_all()
     model = built.chat_model
     if isinstance(model, ScriptedChatModel) and model.last_call is not None:
         prompt = model.last_call.system_prompt or ""
-        console.print(Panel(prompt, title="the system prompt Haru received", expand=False))
+        out.print(Panel(prompt, title="the system prompt Haru received", expand=False))
     facts = await built.memory.list_facts(Scope("haru", user_id))
-    console.print("[bold]What Haru believes about 민준:[/bold]")
+    out.print("[bold]What Haru believes about 민준:[/bold]")
     for fact in facts:
-        console.print(f"  - {fact.text} ({fact.category.value}, {fact.confidence:.0%})")
+        out.print(f"  - {fact.text} ({fact.category.value}, {fact.confidence:.0%})")
 
 
 def register(app: typer.Typer) -> None:
@@ -96,22 +96,26 @@ def register(app: typer.Typer) -> None:
 
 def demo(data_dir: DataDir = None, embedder: Embedder = None) -> None:
     """Replay the seed's scenario with the scripted model and show what Haru received."""
+    from omoide.clock import FixedClock
+
     start = datetime.now(UTC).replace(microsecond=0) - timedelta(days=9)
     clock = FixedClock(start)
 
-    async def main(directory: Path) -> None:
-        settings = settings_from(data_dir=directory, embedder=embedder, llm="scripted")
-        built = await build(settings, clock=clock)
-        try:
-            await play_demo(built, clock, start)
-        finally:
-            await built.aclose()
-
     with tempfile.TemporaryDirectory(prefix="omoide-demo-") as scratch:
-        try:
-            anyio.run(main, data_dir or Path(scratch))
-        except OmoideError as exc:
-            raise typer.Exit(_fail(str(exc))) from exc
+        settings = settings_from(
+            data_dir=data_dir or Path(scratch), embedder=embedder, llm="scripted"
+        )
+
+        async def main() -> None:
+            from omoide.wiring import build
+
+            built = await build(settings, clock=clock)
+            try:
+                await play_demo(built, clock, start)
+            finally:
+                await built.aclose()
+
+        run_async(main)
 
 
 def chat(
@@ -130,6 +134,13 @@ def chat(
     )
 
     async def main() -> None:
+        import anyio
+
+        from omoide.chat.conversation import ChatRequest
+        from omoide.errors import ConfigError
+        from omoide.wiring import build
+
+        out = console()
         built = await build(settings)
         try:
             conversation = built.conversation
@@ -137,16 +148,13 @@ def chat(
                 raise ConfigError("chat needs a language model: set --llm or OMOIDE_LLM")
             while line := await anyio.to_thread.run_sync(_read_line, f"{name or user}> "):
                 request = ChatRequest(character, user, name or user, "terminal", line)
-                console.print(f"{character}> ", end="")
+                out.print(f"{character}> ", end="", markup=False)
                 await say(conversation, request, show=True)
                 await built.drainer.drain_all()
         finally:
             await built.aclose()
 
-    try:
-        anyio.run(main)
-    except OmoideError as exc:
-        raise typer.Exit(_fail(str(exc))) from exc
+    run_async(main)
 
 
 def _read_line(prompt: str) -> str:
@@ -169,6 +177,7 @@ def serve(
     import uvicorn
 
     from omoide.api.app import create_app
+    from omoide.errors import OmoideError
 
     settings = settings_from(
         host=host,
@@ -182,7 +191,7 @@ def serve(
     try:
         application = create_app(settings)
     except OmoideError as exc:
-        raise typer.Exit(_fail(str(exc))) from exc
+        raise fail(str(exc)) from exc
     uvicorn.run(  # proxy headers are omoide's to judge (Settings.forwarded_allow_ips)
         application, host=settings.host, port=settings.port, log_level="info", proxy_headers=False
     )
@@ -193,7 +202,4 @@ def mcp(data_dir: DataDir = None, embedder: Embedder = None) -> None:
     from omoide.api.mcp import serve_stdio
 
     settings = settings_from(data_dir=data_dir, embedder=embedder)
-    try:
-        anyio.run(serve_stdio, settings)
-    except OmoideError as exc:
-        raise typer.Exit(_fail(str(exc))) from exc
+    run_async(lambda: serve_stdio(settings))

@@ -8,59 +8,44 @@ printed once, when it is created. A running service picks changes up on its next
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
-import anyio
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from omoide.config import Settings, load_settings
-from omoide.errors import OmoideError
-from omoide.keys import ApiKey, KeyStore, environment_keys
-from omoide.wiring import open_key_store
+from omoide.cli.common import AsJson, console, run_async, settings_from, write_json
 
-keys_app = typer.Typer(no_args_is_help=True, help="API keys for `omoide serve`")
-console = Console()
-errors = Console(stderr=True)
+if TYPE_CHECKING:
+    from omoide.config import Settings
+    from omoide.keys import ApiKey, KeyStore
+
+keys_app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None, help="API keys for `omoide serve`"
+)
 Result = TypeVar("Result")
 
 DataDir = Annotated[
     Path | None, typer.Option("--data-dir", help="Where the key file lives (OMOIDE_DATA_DIR)")
 ]
-AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output")]
-
-
-def _run(action: Callable[[], Awaitable[Result]]) -> Result:
-    try:
-        return anyio.run(action)
-    except OmoideError as exc:
-        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
-        raise typer.Exit(1) from exc
 
 
 def _settings(data_dir: Path | None) -> Settings:
-    try:
-        return load_settings(**({} if data_dir is None else {"data_dir": data_dir}))
-    except OmoideError as exc:
-        errors.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
-        raise typer.Exit(1) from exc
+    return settings_from(data_dir=data_dir)
 
 
 def _with_key_store(settings: Settings, action: Callable[[KeyStore], Awaitable[Result]]) -> Result:
     """Run ``action`` on the key store the settings name, opened for it and closed after."""
 
     async def opened() -> Result:
+        from omoide.wiring import open_key_store
+
         async with open_key_store(settings) as store:
             return await action(store)
 
-    return _run(opened)
+    return run_async(opened)
 
 
 def _key_json(key: ApiKey) -> dict[str, Any]:
@@ -70,10 +55,6 @@ def _key_json(key: ApiKey) -> dict[str, Any]:
         "created_at": key.created_at.isoformat() if key.created_at else None,
         "source": key.source,
     }
-
-
-def _write_json(payload: object) -> None:
-    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
 
 
 @keys_app.command("create")
@@ -90,17 +71,23 @@ def create(
         _settings(data_dir), lambda store: store.create(character, now=datetime.now(UTC))
     )
     if as_json:
-        _write_json({**_key_json(created.key), "secret": created.secret})
+        write_json({**_key_json(created.key), "secret": created.secret})
         return
     who = ", ".join(sorted(created.key.characters))
-    console.print(f"created key [bold]{created.key.key_id}[/bold] for {who}", highlight=False)
-    console.print("secret (shown only this once; store it now):", highlight=False)
+    out = console()
+    out.print(f"created key [bold]{created.key.key_id}[/bold] for {who}", highlight=False)
+    out.print("secret (shown only this once; store it now):", highlight=False)
     sys.stdout.write(created.secret + "\n")
 
 
 @keys_app.command("list")
 def list_keys(data_dir: DataDir = None, as_json: AsJson = False) -> None:
     """List keys (ids, characters, creation time; never secrets)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from omoide.keys import environment_keys
+
     settings = _settings(data_dir)
 
     async def everything(store: KeyStore) -> tuple[list[ApiKey], str]:
@@ -108,10 +95,11 @@ def list_keys(data_dir: DataDir = None, as_json: AsJson = False) -> None:
 
     keys, location = _with_key_store(settings, everything)
     if as_json:
-        _write_json([_key_json(key) for key in keys])
+        write_json([_key_json(key) for key in keys])
         return
+    out = console()
     if not keys:
-        console.print(f"[dim]no API keys (in {escape(location)})[/dim]", highlight=False)
+        out.print(f"[dim]no API keys (in {escape(location)})[/dim]", highlight=False)
         return
     table = Table(title="API keys")
     for column in ("id", "characters", "created", "source"):
@@ -119,7 +107,7 @@ def list_keys(data_dir: DataDir = None, as_json: AsJson = False) -> None:
     for key in keys:
         created = key.created_at.isoformat(timespec="seconds") if key.created_at else "-"
         table.add_row(key.key_id, ", ".join(sorted(key.characters)), created, key.source)
-    console.print(table)
+    out.print(table)
 
 
 @keys_app.command("revoke")
@@ -129,4 +117,4 @@ def revoke(
 ) -> None:
     """Revoke a key: requests with it are refused from the service's next request on."""
     revoked = _with_key_store(_settings(data_dir), lambda store: store.revoke(key_id))
-    console.print(f"revoked key {revoked.key_id}", highlight=False)
+    console().print(f"revoked key {revoked.key_id}", highlight=False)

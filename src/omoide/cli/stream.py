@@ -12,41 +12,35 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
-import anyio
 import typer
-from pydantic import BaseModel
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
 
-from omoide.api.stream_client import StreamClient
-from omoide.api.views_stream import (
-    FieldChangeOut,
-    IngestOut,
-    PendingChangeOut,
-    PendingListOut,
-    StreamEndOut,
-    VersionListOut,
-    VersionOut,
-    change_out,
-    end_out,
-    ingest_out,
-    version_out,
-    versions_out,
+from omoide.cli.common import DataDir, console, fail, run_async, settings_from, write_json
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from omoide.api.views_stream import (
+        FieldChangeOut,
+        IngestOut,
+        PendingChangeOut,
+        PendingListOut,
+        StreamEndOut,
+        VersionListOut,
+        VersionOut,
+    )
+    from omoide.stream.events import StreamEvent
+    from omoide.stream.service import StreamService
+
+stream_app = typer.Typer(
+    no_args_is_help=True, rich_markup_mode=None, help="Live streams: replay chat logs, end streams"
 )
-from omoide.cli_common import DataDir, errors, settings_from
-from omoide.errors import InvalidInput, OmoideError
-from omoide.stream.events import StreamEvent, event_from_json
-from omoide.stream.service import StreamService
-from omoide.wiring import build
-
-stream_app = typer.Typer(no_args_is_help=True, help="Live streams: replay chat logs, end streams")
 identity_app = typer.Typer(
-    no_args_is_help=True, help="A character's evolving identity: versions, diffs, approvals"
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help="A character's evolving identity: versions, diffs, approvals",
 )
-console = Console()
 Result = TypeVar("Result")
 
 Character = Annotated[str, typer.Option("--character", "-c", help="Character id")]
@@ -75,37 +69,42 @@ class _Local:
     """The library behind the same answers the server gives."""
 
     def __init__(self, service: StreamService) -> None:
+        from omoide.api import views_stream as wire
+
         self.service = service
+        self.wire = wire
 
     async def ingest(
         self, character_id: str, stream_id: str, events: Sequence[StreamEvent]
     ) -> IngestOut:
-        return ingest_out(await self.service.ingest(character_id, stream_id, events))
+        return self.wire.ingest_out(await self.service.ingest(character_id, stream_id, events))
 
     async def end(self, character_id: str, stream_id: str) -> StreamEndOut:
-        return end_out(await self.service.end_stream(character_id, stream_id))
+        return self.wire.end_out(await self.service.end_stream(character_id, stream_id))
 
     async def versions(self, character_id: str) -> VersionListOut:
-        return versions_out(character_id, await self.service.identity.versions(character_id))
+        return self.wire.versions_out(
+            character_id, await self.service.identity.versions(character_id)
+        )
 
     async def version(self, character_id: str, number: int) -> VersionOut:
         found = await self.service.identity.version(character_id, number)
-        return version_out(found, with_profile=True)
+        return self.wire.version_out(found, with_profile=True)
 
     async def pending(self, character_id: str) -> PendingListOut:
         changes = await self.service.identity.changes(character_id)
-        return PendingListOut(changes=[change_out(change) for change in changes])
+        return self.wire.PendingListOut(changes=[self.wire.change_out(c) for c in changes])
 
     async def approve(self, character_id: str, change_id: str) -> VersionOut:
         version = await self.service.identity.approve(character_id, change_id)
-        return version_out(version, with_profile=True)
+        return self.wire.version_out(version, with_profile=True)
 
     async def reject(self, character_id: str, change_id: str) -> PendingChangeOut:
-        return change_out(await self.service.identity.reject(character_id, change_id))
+        return self.wire.change_out(await self.service.identity.reject(character_id, change_id))
 
     async def rollback(self, character_id: str, number: int) -> VersionOut:
         version = await self.service.identity.rollback(character_id, number)
-        return version_out(version, with_profile=True)
+        return self.wire.version_out(version, with_profile=True)
 
 
 @asynccontextmanager
@@ -113,12 +112,16 @@ async def _backend(
     url: str | None, api_key: str | None, data_dir: Path | None
 ) -> AsyncIterator[Backend]:
     if url is not None:
+        from omoide.api.stream_client import StreamClient
+
         client = StreamClient(url, api_key=api_key)
         try:
             yield client
         finally:
             await client.aclose()
         return
+    from omoide.wiring import build
+
     built = await build(settings_from(data_dir=data_dir))
     try:
         yield _Local(built.streams)
@@ -137,20 +140,18 @@ def _run(
         async with _backend(url, api_key, data_dir) as backend:
             return await action(backend)
 
-    try:
-        return anyio.run(main)
-    except OmoideError as exc:
-        errors.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from exc
+    return run_async(main)
 
 
 def _print_json(model: BaseModel | dict[str, Any]) -> None:
-    payload = model.model_dump(mode="json") if isinstance(model, BaseModel) else model
-    console.print_json(json.dumps(payload, ensure_ascii=False))
+    write_json(model if isinstance(model, dict) else model.model_dump(mode="json"))
 
 
 def read_log(path: Path) -> list[StreamEvent]:
     """Every line of a JSON-lines chat log as an event; InvalidInput names the line."""
+    from omoide.errors import InvalidInput
+    from omoide.stream.events import event_from_json
+
     events = []
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
@@ -166,6 +167,8 @@ def read_log(path: Path) -> list[StreamEvent]:
 
 
 def _total(reports: Sequence[IngestOut]) -> dict[str, int]:
+    from omoide.api.views_stream import IngestOut
+
     names = IngestOut.model_fields
     totals = {name: sum(getattr(report, name) for report in reports) for name in names}
     totals["comment_count"] = max((report.comment_count for report in reports), default=0)
@@ -185,15 +188,18 @@ def replay(
     as_json: AsJson = False,
 ) -> None:
     """Replay a chat log into a stream, batch by batch, with a progress bar."""
+    from rich.progress import Progress
+
+    from omoide.errors import InvalidInput
+
     try:
         events = read_log(log)
     except (InvalidInput, OSError) as exc:
-        errors.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(1) from exc
+        raise fail(str(exc)) from exc
 
     async def action(backend: Backend) -> dict[str, Any]:
         reports = []
-        with Progress(console=console, disable=as_json) as progress:
+        with Progress(console=console(), disable=as_json) as progress:
             task = progress.add_task(f"replaying into {stream_id}", total=len(events))
             for start in range(0, len(events), batch_size):
                 batch = events[start : start + batch_size]
@@ -212,25 +218,26 @@ def replay(
 
 
 def _show_replay(result: dict[str, Any], stream_id: str) -> None:
-    table = Table("", "count", title=f"stream {stream_id}")
-    for name, value in result["ingest"].items():
-        table.add_row(name.replace("_", " "), str(value))
-    console.print(table)
+    from omoide.api.views_stream import StreamEndOut
+    from omoide.cli.render import print_counts
+
+    print_counts(console(), f"stream {stream_id}", result["ingest"])
     if "end" in result:
         _show_end(StreamEndOut.model_validate(result["end"]))
 
 
 def _show_end(end: StreamEndOut) -> None:
+    out = console()
     diary = end.diary
-    console.print(
+    out.print(
         f"[bold]Diary entry {diary.number}[/bold] ({diary.method}, {diary.comment_count} comments)"
     )
-    console.print(diary.text, markup=False, highlight=False)
+    out.print(diary.text, markup=False, highlight=False)
     for outcome in end.identity:
         fields = ", ".join(change.field for change in outcome.accepted) or "-"
-        console.print(f"identity: {outcome.status} (fields: {fields}) {outcome.message}")
+        out.print(f"identity: {outcome.status} (fields: {fields}) {outcome.message}", markup=False)
         for refused in outcome.refused:
-            console.print(f"  refused {refused.field}: {refused.reason}", markup=False)
+            out.print(f"  refused {refused.field}: {refused.reason}", markup=False)
 
 
 @stream_app.command("end")
@@ -248,10 +255,17 @@ def end_stream(
 
 
 def _show_changes(changes: Sequence[FieldChangeOut]) -> None:
+    """Each field, and only its lines that changed (``-`` removed, ``+`` added)."""
+    from rich.text import Text
+
+    from omoide.cli.render import changed_lines
+
+    out = console()
     for change in changes:
-        console.print(f"[bold]{change.field}[/bold]")
-        console.print(f"  - before: {json.dumps(change.before, ensure_ascii=False)}", markup=False)
-        console.print(f"  + after:  {json.dumps(change.after, ensure_ascii=False)}", markup=False)
+        out.print(f"[bold]{change.field}[/bold]")
+        for line in changed_lines(change.before, change.after):
+            style = "green" if line.startswith("+") else "red"
+            out.print(Text(f"  {line}", style=style))
 
 
 @identity_app.command("versions")
@@ -267,13 +281,15 @@ def versions(
     if as_json:
         _print_json(result)
         return
+    from rich.table import Table
+
     table = Table("version", "created", "reason", "fields changed", title=f"{character}")
     for version in result.versions:
         fields = ", ".join(change.field for change in version.changes) or "-"
         table.add_row(
             str(version.version), f"{version.created_at:%Y-%m-%d %H:%M}", version.reason, fields
         )
-    console.print(table if result.versions else "no versions yet: the profile file is in use")
+    console().print(table if result.versions else "no versions yet: the profile file is in use")
 
 
 @identity_app.command("diff")
@@ -293,6 +309,8 @@ def diff(
         if against is None:
             return shown.changes
         other = await backend.version(character, against)
+        from omoide.api.views_stream import FieldChangeOut
+
         before, after = other.profile or {}, shown.profile or {}
         return [
             FieldChangeOut(field=name, before=before.get(name), after=after.get(name))
@@ -304,7 +322,7 @@ def diff(
     if as_json:
         _print_json({"changes": [change.model_dump(mode="json") for change in changes]})
     else:
-        _show_changes(changes) if changes else console.print("no differences")
+        _show_changes(changes) if changes else console().print("no differences")
 
 
 @identity_app.command("pending")
@@ -321,12 +339,12 @@ def pending(
         _print_json(result)
         return
     for change in result.changes:
-        console.print(
+        console().print(
             f"[bold]change {change.id}[/bold] (proposed {change.created_at:%Y-%m-%d %H:%M})"
         )
         _show_changes(change.changes)
     if not result.changes:
-        console.print("nothing is pending")
+        console().print("nothing is pending")
 
 
 @identity_app.command("approve")
@@ -339,7 +357,7 @@ def approve(
 ) -> None:
     """Apply a pending change as a new version."""
     result = _run(url, api_key, data_dir, lambda backend: backend.approve(character, change_id))
-    console.print(f"{character} is now at version {result.version}")
+    console().print(f"{character} is now at version {result.version}")
 
 
 @identity_app.command("reject")
@@ -352,7 +370,7 @@ def reject(
 ) -> None:
     """Reject a pending change; the profile stays as it is."""
     result = _run(url, api_key, data_dir, lambda backend: backend.reject(character, change_id))
-    console.print(f"change {result.id} is {result.status}")
+    console().print(f"change {result.id} is {result.status}")
 
 
 @identity_app.command("rollback")
@@ -365,7 +383,7 @@ def rollback(
 ) -> None:
     """Restore a version's profile exactly (recorded as a new version)."""
     result = _run(url, api_key, data_dir, lambda backend: backend.rollback(character, version))
-    console.print(
+    console().print(
         f"{character} is now at version {result.version} (the profile of version {version})"
     )
 

@@ -1,0 +1,171 @@
+"""How fast the ``omoide`` command answers: ``python -m benchmarks.cli_speed --profile quick``.
+
+Each command runs as a fresh subprocess (``python -m omoide ...``), several times; the
+report gives the median and fastest wall time, and the median as a multiple of starting
+the interpreter alone (``python -c pass``), measured in the same run, so a loaded machine
+shows as such. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands
+on an existing store under 1 s. The store is made first with the default settings (the
+default embedder), so reads show whether they load the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.provenance import commit, machine
+
+RESULTS = Path(__file__).resolve().parent / "results"
+SOURCES = Path(__file__).resolve().parents[1] / "src"
+REPEATS = {"quick": 3, "full": 10}
+FAST = 0.3
+READ = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    name: str
+    arguments: tuple[str, ...]
+    target_seconds: float | None
+    exit_code: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    name: str
+    command: str
+    median_seconds: float
+    fastest_seconds: float
+    times_interpreter: float
+    target_seconds: float | None
+    met: bool | None
+
+
+def cases(data_dir: Path) -> list[Case]:
+    store = ("--data-dir", str(data_dir))
+    return [
+        Case("--help", ("--help",), FAST),
+        Case("usage error", ("identity", "pending"), FAST, exit_code=2),
+        Case("usage error (option)", ("facts", "--no-such-option"), FAST, exit_code=2),
+        Case("read: facts", ("facts", "-u", "minjun", *store), READ),
+        Case("read: profile", ("profile", "-u", "minjun", *store), READ),
+        Case("read: identity pending", ("identity", "pending", "-c", "haru", *store), READ),
+    ]
+
+
+def environment() -> dict[str, str]:
+    """The caller's environment without omoide's settings, with our sources first."""
+    kept = {key: value for key, value in os.environ.items() if not key.startswith("OMOIDE_")}
+    return {**kept, "PYTHONPATH": str(SOURCES)}
+
+
+def timed(arguments: Sequence[str], *, exit_code: int = 0) -> float:
+    started = time.perf_counter()
+    finished = subprocess.run(
+        [sys.executable, *arguments], capture_output=True, env=environment(), check=False
+    )
+    spent = time.perf_counter() - started
+    if finished.returncode != exit_code:
+        raise RuntimeError(
+            f"{' '.join(arguments)} exited {finished.returncode}: {finished.stderr.decode()}"
+        )
+    return spent
+
+
+def summarise(case: Case, seconds: Sequence[float], interpreter: float) -> Timing:
+    median = statistics.median(seconds)
+    target = case.target_seconds
+    return Timing(
+        name=case.name,
+        command="omoide " + " ".join(case.arguments),
+        median_seconds=round(median, 3),
+        fastest_seconds=round(min(seconds), 3),
+        times_interpreter=round(median / interpreter, 1) if interpreter > 0 else 0.0,
+        target_seconds=target,
+        met=None if target is None else median < target,
+    )
+
+
+def prepare_store(data_dir: Path) -> None:
+    """A store with one viewer's exchange and its fact, made with the default settings."""
+    timed(["-m", "omoide", "remember", "나 롤 게임 엄청 좋아해요!", "-u", "minjun",
+           "--data-dir", str(data_dir)])  # fmt: skip
+
+
+def measure(profile: str) -> dict[str, Any]:
+    repeats = REPEATS[profile]
+    interpreter = statistics.median(timed(["-c", "pass"]) for _ in range(repeats))
+    with tempfile.TemporaryDirectory(prefix="omoide-cli-speed-") as scratch:
+        data_dir = Path(scratch)
+        prepare_store(data_dir)
+        timings = []
+        for case in cases(data_dir):
+            arguments = ["-m", "omoide", *case.arguments]
+            seconds = [timed(arguments, exit_code=case.exit_code) for _ in range(repeats)]
+            timings.append(summarise(case, seconds, interpreter))
+    return {
+        "profile": profile,
+        "repeats": repeats,
+        "commit": commit(),
+        "machine": machine(),
+        "interpreter_seconds": round(interpreter, 3),
+        "timings": [asdict(timing) for timing in timings],
+    }
+
+
+def markdown(result: dict[str, Any]) -> str:
+    lines = [
+        f"# CLI speed ({result['profile']})",
+        "",
+        f"Commit {result['commit']}; {result['repeats']} runs per command, each a fresh "
+        f"process. Starting the interpreter alone: {result['interpreter_seconds']:.3f} s.",
+        "",
+        "| command | median s | fastest s | x interpreter | target s | met |",
+        "| --- | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for timing in result["timings"]:
+        met = {True: "yes", False: "**no**", None: "-"}[timing["met"]]
+        target = "-" if timing["target_seconds"] is None else f"< {timing['target_seconds']}"
+        lines.append(
+            f"| `{timing['command']}` | {timing['median_seconds']:.3f} | "
+            f"{timing['fastest_seconds']:.3f} | {timing['times_interpreter']} | {target} | {met} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+async def run_cli_speed(profile: str, results_dir: Path) -> dict[str, Any]:
+    """Measure, and write ``cli-speed-<profile>.json`` and ``.md`` to ``results_dir``."""
+    import anyio
+
+    result = await anyio.to_thread.run_sync(measure, profile)
+    results_dir.mkdir(parents=True, exist_ok=True)
+    base = results_dir / f"cli-speed-{profile}"
+    base.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    base.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    import anyio
+
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.cli_speed")
+    parser.add_argument("--profile", choices=sorted(REPEATS), default="quick")
+    parser.add_argument("--results-dir", type=Path, default=RESULTS)
+    arguments = parser.parse_args(argv)
+    result = anyio.run(run_cli_speed, arguments.profile, arguments.results_dir)
+    sys.stdout.write(markdown(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

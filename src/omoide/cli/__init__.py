@@ -1,0 +1,8 @@
+"""The ``omoide`` command (``omoide.cli.main``), one module per group of commands:
+``memory`` (remember, search, ...), ``maintenance`` (decay, restore, reembed), ``service``
+(demo, chat, serve, mcp), ``server`` (check, reindex, migrate), ``stream`` (stream,
+identity) and ``keys``; ``common`` and ``render`` are what they share."""
+
+from omoide.cli.main import app, main
+
+__all__ = ["app", "main"]

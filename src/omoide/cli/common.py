@@ -1,0 +1,110 @@
+"""What every ``omoide`` command shares: options, settings, running, printing.
+
+Light on purpose: the command group imports this module to declare its options, so it
+loads only typer and the standard library. The settings, the store, the embedder and rich
+are imported by the functions that need them, when a command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from omoide.config import Settings
+    from omoide.wiring import Omoide
+
+Result = TypeVar("Result")
+
+DataDir = Annotated[
+    Path | None, typer.Option("--data-dir", help="Where the store lives (OMOIDE_DATA_DIR)")
+]
+Embedder = Annotated[
+    str | None, typer.Option("--embedder", help="use | e5 | hashing | ... (OMOIDE_EMBEDDER)")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable output")]
+Character = Annotated[str, typer.Option("--character", "-c", help="Character id")]
+User = Annotated[str, typer.Option("--user", "-u", help="Viewer id")]
+When = Annotated[
+    datetime | None,
+    typer.Option("--now", help="Act as if it were this time (ISO 8601 with offset)"),
+]
+
+
+def console() -> Console:
+    """Standard output for people (rich, loaded on first use)."""
+    from rich.console import Console
+
+    return Console()
+
+
+def errors() -> Console:
+    """Standard error for people."""
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``message`` as an error; the exit (code 1) for the caller to raise."""
+    from rich.markup import escape
+
+    errors().print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    return typer.Exit(1)
+
+
+def settings_from(**options: Any) -> Settings:
+    """Settings from the environment, with the options actually given on top."""
+    from omoide.config import load_settings
+    from omoide.errors import OmoideError
+
+    try:
+        return load_settings(**{key: value for key, value in options.items() if value is not None})
+    except OmoideError as exc:
+        raise fail(str(exc)) from exc
+
+
+def run_async(action: Callable[[], Awaitable[Result]]) -> Result:
+    """Run ``action``; an omoide error becomes a message and exit code 1."""
+    import anyio
+
+    from omoide.errors import OmoideError
+
+    try:
+        return anyio.run(action)
+    except OmoideError as exc:
+        raise fail(str(exc)) from exc
+
+
+def run(settings: Settings, action: Callable[[Omoide], Awaitable[Result]]) -> Result:
+    """Build omoide, run one action, close everything; errors become exit code 1."""
+
+    async def main() -> Result:
+        from omoide.wiring import build
+
+        built = await build(settings)
+        try:
+            return await action(built)
+        finally:
+            await built.aclose()
+
+    return run_async(main)
+
+
+def write_json(payload: object) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+
+
+def emit(as_json: bool, payload: object, show: Callable[[], None]) -> None:
+    if as_json:
+        write_json(payload)
+    else:
+        show()
