@@ -93,6 +93,10 @@ async def list_characters(caller: CallerDep, service: ServiceDep) -> CharactersO
 
 class ViewerOut(BaseModel):
     user_id: str
+    display_name: str | None = Field(
+        description="The name the viewer went by most recently (chat user_name, a stream "
+        "comment's display_name); null when none was given"
+    )
     episode_count: int
     fact_count: int
     last_seen_at: datetime | None
@@ -100,6 +104,7 @@ class ViewerOut(BaseModel):
 
 class ViewersOut(BaseModel):
     users: list[ViewerOut] = Field(description="Most recently seen first")
+    total: int = Field(description="How many viewers match, over all pages")
     limit: int
     offset: int
 
@@ -113,20 +118,27 @@ class ViewersOut(BaseModel):
 async def list_viewers(
     character_id: CharacterDep,
     service: ServiceDep,
-    search: Annotated[str | None, Query(max_length=256, description="Part of a user id")] = None,
+    search: Annotated[
+        str | None,
+        Query(
+            max_length=256, description="Part of a user id, or of a name (any case)"
+        ),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> ViewersOut:
     found = await service.built.store.list_viewers(
         character_id, search=search, limit=limit, offset=offset
     )
+    total = await service.built.store.count_viewers(character_id, search=search)
     users = [
         ViewerOut(
             user_id=viewer.scope.user_id or "",
+            display_name=viewer.display_name,
             episode_count=viewer.episode_count,
             fact_count=viewer.fact_count,
             last_seen_at=viewer.last_seen_at,
         )
         for viewer in found
     ]
-    return ViewersOut(users=users, limit=limit, offset=offset)
+    return ViewersOut(users=users, total=total, limit=limit, offset=offset)
