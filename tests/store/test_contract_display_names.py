@@ -29,7 +29,8 @@ async def test_the_latest_name_is_listed_and_the_history_kept(store: MemoryStore
 
     viewers = await store.list_viewers("haru", search=None, limit=10)
 
-    assert [(v.scope.user_id, v.display_name) for v in viewers] == [("w05", "佐藤"), ("feels", "Aoi")]
+    listed = [(v.scope.user_id, v.display_name) for v in viewers]
+    assert listed == [("w05", "佐藤"), ("feels", "Aoi")]
     assert await store.list_display_names(SATO) == [
         DisplayName("佐藤", at(5), at(5)),
         DisplayName("さとう", at(1), at(3)),
@@ -93,7 +94,8 @@ async def test_count_covers_every_page(store: MemoryStore) -> None:
 
 async def test_names_are_exported_and_forgotten_with_the_viewer(store: MemoryStore) -> None:
     other = Scope("haru", "w06")
-    await store.write_turns("haru", [named(SATO, "e1", "Zorblax 佐藤", 1), named(other, "e2", "Mo", 2)])
+    turns = [named(SATO, "e1", "Zorblax 佐藤", 1), named(other, "e2", "Mo", 2)]
+    await store.write_turns("haru", turns)
 
     export = await store.export_scope(SATO)
     assert export.display_names == (DisplayName("Zorblax 佐藤", at(1), at(1)),)

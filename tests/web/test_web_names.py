@@ -18,7 +18,7 @@ from tests.web.harness import (
     serve,
     skip_without_browser,
 )
-from tests.web.seed import CHARACTER, NOW, viewer_path
+from tests.web.seed import CHARACTER, viewer_path
 
 skip_without_browser(module=True)  # before importing Playwright
 from playwright.sync_api import Browser, Page, expect  # noqa: E402

@@ -120,9 +120,7 @@ async def list_viewers(
     service: ServiceDep,
     search: Annotated[
         str | None,
-        Query(
-            max_length=256, description="Part of a user id, or of a name (any case)"
-        ),
+        Query(max_length=256, description="Part of a user id, or of a name (any case)"),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,

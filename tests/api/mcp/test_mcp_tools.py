@@ -162,6 +162,8 @@ async def test_the_name_given_to_remember_is_the_viewers_name(service_url: str) 
         viewer = {"character_id": "haru", "user_id": "viewer-named"}
         structured(await client.call_tool("remember", {**viewer, "text": TOLD, "name": "보라"}))
     headers = {"Authorization": f"Bearer {ALL_KEY}"}
-    names = httpx2.get(f"{service_url}/v1/characters/haru/users/viewer-named/names", headers=headers)
+    names = httpx2.get(
+        f"{service_url}/v1/characters/haru/users/viewer-named/names", headers=headers
+    )
     assert names.status_code == 200, names.text
     assert names.json()["display_name"] == "보라"
