@@ -12,6 +12,7 @@ import pytest
 
 from tests.web.browsing import DESKTOP, Site, open_page
 from tests.web.harness import (
+    NOW,
     build_app,
     make_characters_dir,
     make_settings,
