@@ -46,8 +46,8 @@ def name_sightings(turns: Sequence[TurnWrite]) -> list[NameSighting]:
     """The names a batch of turns carries, each at its turn's time (validated)."""
     sightings = []
     for turn in turns:
-        if turn.display_name is None:
-            continue
+        if not isinstance(turn, TurnWrite) or turn.display_name is None:
+            continue  # a value that is not a TurnWrite is refused by the write itself
         name = check_identifier(turn.display_name, name="display_name").strip()
         moment = _turn_time(turn)
         if moment is not None:
