@@ -366,6 +366,7 @@ class TurnInput:
             check_identifier(self.turn_id, name="turn_id")
         if self.user_name is not None:
             check_identifier(self.user_name, name="user_name")
+            check_text(self.user_name, name="user_name", one_line=True)
         if self.scope.is_character_wide:
             raise InvalidInput("a turn belongs to a viewer: scope.user_id is required")
         check_message(self.user_message, name="user_message", allow_empty=True)

@@ -116,7 +116,7 @@ async def test_clearing_a_character_forgets_its_names(store: MemoryStore) -> Non
     assert await store.list_display_names(SATO) == []
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 257, "a\x00b"])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 257, "a\x00b", "two\nlines"])
 async def test_a_bad_name_is_refused_and_nothing_is_written(store: MemoryStore, name: str) -> None:
     with pytest.raises(InvalidInput):
         await store.write_turns("haru", [named(SATO, "e1", "佐藤", 1), named(SATO, "e2", name, 2)])

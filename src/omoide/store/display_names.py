@@ -2,7 +2,8 @@
 
 A turn may carry the name its viewer went by (chat ``user_name``, a stream comment's
 ``display_name``). Each backend keeps, per scope and name, when the name was first and last
-seen; the latest is the one seen last (ties: the smaller name in code-point order). Search
+seen; the latest is the one seen last (ties: the smaller name in code-point order). A name
+follows the one-line text rule (:mod:`omoide.text_rules`) like every name the API takes. Search
 matches names by their Unicode case folding, stored beside the name, so both backends
 ignore case the same way for every script.
 """
@@ -16,6 +17,7 @@ from datetime import datetime
 from omoide.domain import Scope, check_identifier
 from omoide.errors import InvalidInput
 from omoide.store.base import TurnWrite
+from omoide.text_rules import check_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,8 @@ def name_sightings(turns: Sequence[TurnWrite]) -> list[NameSighting]:
     for turn in turns:
         if not isinstance(turn, TurnWrite) or turn.display_name is None:
             continue  # a value that is not a TurnWrite is refused by the write itself
-        name = check_identifier(turn.display_name, name="display_name").strip()
+        name = check_identifier(turn.display_name, name="display_name")
+        name = check_text(name, name="display_name", one_line=True).strip()
         moment = _turn_time(turn)
         if moment is not None:
             sightings.append(NameSighting(turn.scope, name, folded(name), moment))
