@@ -294,6 +294,18 @@ class ViewerSummary:
     fact_count: int
     last_seen_at: datetime | None
     archived_episode_count: int = 0
+    display_name: str | None = None
+    """The name the viewer went by most recently (chat ``user_name``, a stream comment's
+    ``display_name``), if any was given."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayName:
+    """A name a viewer went by, and when it was first and last seen."""
+
+    name: str
+    first_seen_at: datetime
+    last_seen_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,6 +317,8 @@ class ScopeExport:
     facts: tuple[Fact, ...]
     emotions: tuple[EmotionRecord, ...]
     tombstones: tuple[Tombstone, ...]
+    display_names: tuple[DisplayName, ...] = ()
+    """The names the viewer went by, most recently seen first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +368,9 @@ class TurnInput:
     def __post_init__(self) -> None:
         if self.turn_id is not None:
             check_identifier(self.turn_id, name="turn_id")
+        if self.user_name is not None:
+            check_identifier(self.user_name, name="user_name")
+            check_text(self.user_name, name="user_name", one_line=True)
         if self.scope.is_character_wide:
             raise InvalidInput("a turn belongs to a viewer: scope.user_id is required")
         check_message(self.user_message, name="user_message", allow_empty=True)

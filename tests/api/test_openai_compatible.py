@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionMessageParam, ChatCompletionUserMessageParam
 
 from omoide.api.app import create_app
 from omoide.embed.hashing import HashingEmbedder
@@ -385,3 +385,21 @@ def test_a_reply_regenerated_or_swiped_stores_the_viewers_turn_once(
     assert sorted(stored) == sorted(
         ["Guess what I had for lunch"] * 2 + ["It was ramen with an extra egg"]
     )
+
+
+def test_the_name_of_the_users_message_is_the_viewers_name(
+    served: Served, upstream: FakeChatServer
+) -> None:
+    headers = {"Authorization": f"Bearer {ALL_KEY}"}
+    names = served.url + viewer_path("haru", "named-viewer") + "/names"
+    said = "I baked bread with my sister today."
+    message: ChatCompletionUserMessageParam = {"role": "user", "content": said, "name": "Yuna"}
+    served.client().chat.completions.create(model="haru", messages=[message], user="named-viewer")
+    assert stored_user_messages(served.url, "named-viewer", 1) == [said]
+    assert httpx.get(names, headers=headers).json()["display_name"] == "Yuna"
+    burnt = "The bread came out a little burnt."
+    unnamed: ChatCompletionUserMessageParam = {"role": "user", "content": burnt}
+    served.client().chat.completions.create(model="haru", messages=[unnamed], user="plain")
+    assert stored_user_messages(served.url, "plain", 1) == [burnt]
+    plain = served.url + viewer_path("haru", "plain") + "/names"
+    assert httpx.get(plain, headers=headers).json()["names"] == [], "the id is not a name"

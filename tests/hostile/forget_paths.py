@@ -1,6 +1,7 @@
 """A marker word written through every path a viewer's words take, for the forget scans.
 
-:func:`write_everywhere` sends one viewer's marker through REST turns, the chat route
+:func:`write_everywhere` sends one viewer's marker through REST turns (one of them under a
+display name holding it), the chat route
 (its reply quotes the viewer), a turn left in the queue, stream comments (stored as
 episodes, logged, summarised by the scripted model into facts and a rolling summary that
 quote the viewer), two diary entries that quote them (one written by the scripted
@@ -132,7 +133,11 @@ async def approve_identity(api: Api) -> list[dict[str, object]]:
 async def write_through_api(api: Api) -> None:
     """REST turns, a chat exchange, and stream comments with a structured diary entry."""
     client, path = api.client, f"/v1/characters/{CHARACTER}/users/{VIEWER}"
-    turn = {"user_message": f"My cat is named {MARKER}", "bot_message": f"Hi {MARKER}!"}
+    turn = {
+        "user_message": f"My cat is named {MARKER}",
+        "bot_message": f"Hi {MARKER}!",
+        "user_name": f"{MARKER} fan",
+    }
     assert (await client.post(f"{path}/turns", json=turn)).status_code == 200
     batch = {"turns": [{"user_message": f"{MARKER} is my favourite word", "user_name": NAME}]}
     assert (await client.post(f"{path}/turns/batch", json=batch)).status_code == 200

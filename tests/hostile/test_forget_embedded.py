@@ -53,7 +53,8 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
         exported = (await api.client.get(f"{VIEWER_PATH}/export")).json()
         assert exported["quoted_in_versions"] == [1], "version 0 is the profile file"
         assert len(exported["quoted_in_changes"]) == 1 + len(still_pending)
-        assert all(MARKER in str(exported[part]) for part in ("episodes", "facts", "queued_turns"))
+        parts = ("episodes", "facts", "queued_turns", "display_names")
+        assert all(MARKER in str(exported[part]) for part in parts)
         stream = exported["stream"]
         assert MARKER in str(stream["comments"]) and MARKER in str(stream["summary"])
         assert MARKER in str(stream["facts"]) and stream["work"] is not None

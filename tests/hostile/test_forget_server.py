@@ -109,7 +109,7 @@ async def test_forgotten_viewer_leaves_nothing_in_postgres_qdrant_or_files(
         await queue_a_turn(api)
         before = await tables_holding(url, namespace)
         assert {"episodes", "facts", "stream_comments", "viewer_summaries"} <= set(before)
-        assert {"queued_turns", "stream_facts"} <= set(before)
+        assert {"queued_turns", "stream_facts", "display_names"} <= set(before)
         assert {"identity_versions", "identity_changes"} <= set(before)
 
         response = await api.client.delete(VIEWER_PATH)

@@ -38,7 +38,7 @@ SCOPES = (VIEWER, OTHER, CHARACTER, ELSEWHERE)
 
 
 async def embedded_store(path: Path) -> None:
-    """A store with every kind of record, link and deletion."""
+    """A store with every kind of record, link and deletion, and a viewer's name."""
     store = await open_sqlite_store(path, embedding=EMBEDDING)
     try:
         await store.write_turns(
@@ -52,7 +52,7 @@ async def embedded_store(path: Path) -> None:
                     unit(1),
                     feeling=emotion(VIEWER, "m1", episode_id="e2"),
                 ),
-                TurnWrite(VIEWER, episode(VIEWER, "e3", "no vector here"), None, None),
+                TurnWrite(VIEWER, episode(VIEWER, "e3", "no vector here"), None, None, "민준"),
                 turn(episode(OTHER, "e4", "我喜欢吃火锅", metadata={"n": 1, "x": 1.0}), unit(2)),
                 turn(episode(OTHER, "e5", "to be deleted"), unit(3)),
             ],

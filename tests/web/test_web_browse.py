@@ -39,7 +39,7 @@ def test_viewer_list_shows_counts_last_seen_and_search(page: Page, site: Site) -
     expect(items).to_have_count(len(users))
     for position, user in enumerate(users):
         item = items.nth(position)
-        expect(item.locator(".viewer-name")).to_have_text(user["user_id"])
+        expect(item.locator(".viewer-name")).to_have_text(user["display_name"] or user["user_id"])
         counts = (
             f"{_plural(user['episode_count'], 'episode')} · {_plural(user['fact_count'], 'fact')}"
         )

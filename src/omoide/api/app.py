@@ -31,6 +31,7 @@ from omoide.api import (
 )
 from omoide.api.auth import KeySource, is_loopback, startup_ring
 from omoide.api.dependencies import checked_character
+from omoide.api.docs import install_docs
 from omoide.api.edge import LimitBody, RefuseUndecodable
 from omoide.api.errors import CONFLICT, ERROR_RESPONSES, NOT_FOUND, install_error_handlers
 from omoide.api.health import ModelProbe
@@ -169,6 +170,8 @@ def create_app(
         description=DESCRIPTION,
         version=_package_version(),
         openapi_tags=TAGS,
+        docs_url=None,  # served by install_docs, with no CDN
+        redoc_url=None,
         lifespan=_lifespan(
             settings, clock=clock, chat_model=chat_model, embedder=embedder, mcp=mcp
         ),
@@ -193,6 +196,7 @@ def create_app(
     )
     app.router.routes.append(mcp.route)
     mount_web(app)
+    install_docs(app)
     return app
 
 

@@ -107,6 +107,10 @@ async def list_characters(caller: CallerDep, service: ServiceDep) -> CharactersO
 
 class ViewerOut(BaseModel):
     user_id: str
+    display_name: str | None = Field(
+        description="The name the viewer went by most recently (chat user_name, a stream "
+        "comment's display_name); null when none was given"
+    )
     episode_count: int = Field(description="Episodes not archived (the episode list's total)")
     archived_episode_count: int = Field(description="Episodes decay archived (still stored)")
     fact_count: int
@@ -115,6 +119,7 @@ class ViewerOut(BaseModel):
 
 class ViewersOut(BaseModel):
     users: list[ViewerOut] = Field(description="Most recently seen first")
+    total: int = Field(description="How many viewers match, over all pages")
     limit: int
     offset: int
 
@@ -128,16 +133,21 @@ class ViewersOut(BaseModel):
 async def list_viewers(
     character_id: CharacterDep,
     service: ServiceDep,
-    search: Annotated[str | None, Query(max_length=256, description="Part of a user id")] = None,
+    search: Annotated[
+        str | None,
+        Query(max_length=256, description="Part of a user id, or of a name (any case)"),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_VIEWER_PAGE)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> ViewersOut:
     found = await service.built.memory.list_viewers(
         character_id, search=search, limit=limit, offset=offset
     )
+    total = await service.built.store.count_viewers(character_id, search=search)
     users = [
         ViewerOut(
             user_id=viewer.scope.user_id or "",
+            display_name=viewer.display_name,
             episode_count=viewer.episode_count,
             archived_episode_count=viewer.archived_episode_count,
             fact_count=viewer.fact_count,
@@ -145,4 +155,4 @@ async def list_viewers(
         )
         for viewer in found
     ]
-    return ViewersOut(users=users, limit=limit, offset=offset)
+    return ViewersOut(users=users, total=total, limit=limit, offset=offset)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
 
 from omoide.api.dependencies import ScopeDep, ServiceDep
 from omoide.api.errors import ERROR_RESPONSES, NOT_FOUND
 from omoide.api.routes_memory import VIEWER_PATH
+from omoide.api.views import DisplayNameOut
 from omoide.api.views_profile import ProfileOut
 
 MAX_MESSAGE_CHARS = 1000
@@ -40,3 +42,24 @@ async def profile(
     and the score that chose it. An unknown viewer has an empty profile. Reading it
     reinforces nothing."""
     return ProfileOut.of(await service.built.memory.profile(scope, message))
+
+
+class NamesOut(BaseModel):
+    character_id: str
+    user_id: str
+    display_name: str | None = Field(description="The latest name; null when none was given")
+    names: list[DisplayNameOut] = Field(description="Every name they went by, latest first")
+
+
+@router.get("/names", summary="The names the viewer went by")
+async def names(scope: ScopeDep, service: ServiceDep) -> NamesOut:
+    """The name the viewer went by most recently and every earlier one, each with when it
+    was first and last seen (from chat ``user_name`` and stream comments' ``display_name``).
+    An unknown viewer has none. Forgetting the viewer deletes them."""
+    found = await service.built.store.list_display_names(scope)
+    return NamesOut(
+        character_id=scope.character_id,
+        user_id=scope.user_id or "",
+        display_name=found[0].name if found else None,
+        names=[DisplayNameOut.model_validate(name) for name in found],
+    )

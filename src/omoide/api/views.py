@@ -252,6 +252,14 @@ class EmotionsOut(BaseModel):
     records: list[EmotionOut] = Field(description="The records summarised, oldest first")
 
 
+class DisplayNameOut(LibraryView):
+    """A name the viewer went by (chat ``user_name``, a stream comment's ``display_name``)."""
+
+    name: str
+    first_seen_at: datetime
+    last_seen_at: datetime
+
+
 class ExportOut(BaseModel):
     """Everything stored about one viewer: facts include superseded versions."""
 
@@ -261,6 +269,9 @@ class ExportOut(BaseModel):
     facts: list[FactOut]
     emotions: list[EmotionOut]
     tombstones: list[TombstoneOut]
+    display_names: list[DisplayNameOut] = Field(
+        default_factory=list, description="The names the viewer went by, latest first"
+    )
 
     @classmethod
     def of(cls, export: ScopeExport) -> ExportOut:
@@ -271,6 +282,7 @@ class ExportOut(BaseModel):
             facts=[FactOut.of(fact) for fact in export.facts],
             emotions=[EmotionOut.of(record) for record in export.emotions],
             tombstones=[TombstoneOut.of(tombstone) for tombstone in export.tombstones],
+            display_names=[DisplayNameOut.model_validate(n) for n in export.display_names],
         )
 
 

@@ -312,7 +312,9 @@ class Rememberer:
                 episode_id=episode.id if episode else None,
             )
             vector = vectors[episode.searchable_text] if episode else None
-            writes.append(TurnWrite(plan.turn.scope, episode, vector, emotion))
+            name = plan.turn.user_name
+            display_name = None if name == plan.turn.scope.user_id else name
+            writes.append(TurnWrite(plan.turn.scope, episode, vector, emotion, display_name))
         return writes
 
     async def _after_write(

@@ -7,8 +7,9 @@
 
 What a viewer leaves, and where (forget removes all of it; export shows all of it):
 
-* memories: episodes, facts (superseded versions too), emotion records, in the memory
-  store (tombstones keep ids, kinds, times and reasons, never content);
+* memories: episodes, facts (superseded versions too), emotion records, and the names
+  the viewer went by, in the memory store (tombstones keep ids, kinds, times and reasons,
+  never content);
 * turns accepted but not yet remembered, in the turn queue (parked ones too);
 * the character's state for the viewer, and the chat sessions' short-term history;
 * the stream log: their comments, the facts noted from them, their rolling summary and
@@ -266,6 +267,7 @@ def _viewer_words(
     comments = [comment.entry for comment in stream.comments]
     names = {scope.user_id or ""}
     names |= {turn.user_name for turn in turns if turn.user_name}
+    names |= {name.name for name in kept.display_names}
     names |= {entry.display_name for entry in comments}
     names |= {fact.display_name for fact in stream.learned}
     if stream.summary is not None:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Generic, Protocol, TypeVar
 
 from omoide.domain import (
+    DisplayName,
     EmotionRecord,
     Episode,
     Fact,
@@ -56,6 +57,9 @@ class TurnWrite:
     episode: Episode | None
     vector: Vector | None
     emotion: EmotionRecord | None
+    display_name: str | None = None
+    """The name the viewer went by in this exchange: kept (latest and history) as seen
+    at the episode's time, else the emotion record's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +259,20 @@ class MemoryStore(Protocol):
 
     async def list_viewers(
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
-    ) -> list[ViewerSummary]: ...
+    ) -> list[ViewerSummary]:
+        """Viewers with any stored memory, most recently seen first, each with the name
+        they went by last. ``search`` matches part of the viewer id, or part of any name
+        they went by ignoring case (Unicode case folding)."""
+        ...
+
+    async def count_viewers(self, character_id: str, *, search: str | None) -> int:
+        """How many viewers :meth:`list_viewers` would list over all its pages."""
+        ...
+
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
+        """The names the viewer went by, most recently seen first (none for a scope
+        never written)."""
+        ...
 
     async def clear_character(
         self, character_id: str, *, reason: str, at: datetime

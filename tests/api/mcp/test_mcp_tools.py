@@ -150,3 +150,15 @@ async def test_over_http_a_missing_key_is_refused(service_url: str) -> None:
     response = httpx2.post(f"{service_url}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
     assert response.status_code == 401
     assert response.json()["error"]["type"] == "AccessDenied"
+
+
+async def test_the_name_given_to_remember_is_the_viewers_name(service_url: str) -> None:
+    async with http_client(service_url, ALL_KEY) as client:
+        viewer = {"character_id": "haru", "user_id": "viewer-named"}
+        structured(await client.call_tool("remember", {**viewer, "text": TOLD, "name": "보라"}))
+    headers = {"Authorization": f"Bearer {ALL_KEY}"}
+    names = httpx2.get(
+        f"{service_url}/v1/characters/haru/users/viewer-named/names", headers=headers
+    )
+    assert names.status_code == 200, names.text
+    assert names.json()["display_name"] == "보라"

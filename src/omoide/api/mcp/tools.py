@@ -76,12 +76,14 @@ def build_mcp_server(access: ToolAccess) -> MCPServer:
         ctx: Context,
         reply: str = "",
         time: str | None = None,
+        name: str | None = None,
     ) -> Json:
-        """Store one exchange: what the viewer said (text), optionally the character's reply
-        and when it was said (ISO 8601 with an offset; default now)."""
+        """Store one exchange: what the viewer said (text), optionally the character's reply,
+        when it was said (ISO 8601 with an offset; default now) and the name the viewer
+        goes by (kept with its history; the page shows it)."""
         built, scope = await opened(ctx, character_id, user_id)
         body = TurnBody.model_validate(
-            {"user_message": text, "bot_message": reply, "timestamp": time}
+            {"user_message": text, "bot_message": reply, "timestamp": time, "user_name": name}
         )
         stored = await built.memory.remember(body.to_turn(scope, now=built.memory.clock.now()))
         return TurnOut.of(stored).model_dump(mode="json")

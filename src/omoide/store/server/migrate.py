@@ -32,7 +32,7 @@ from typing import Literal
 from omoide.domain import Scope, ScopeExport
 from omoide.keys import KEY_FILE_NAME
 from omoide.store.base import MemoryStore
-from omoide.store.server import episodes, facts
+from omoide.store.server import episodes, facts, names
 from omoide.store.server.database import Connection, Database, fetch_all
 from omoide.store.server.endpoints import ServerConfig
 from omoide.store.server.engines import Changes, Engines
@@ -154,6 +154,8 @@ async def _copy_records(
     new_emotions = [row for row in felt if row[1].id not in present]
     await episodes.insert_emotions(connection, new_emotions)
     copied = await _copy_tombstones(connection, reads, ids)
+    for read in reads:
+        await names.copy_names(connection, ids[read.export.scope], read.export.display_names)
     return Counts(len(fresh), 0, len(new_emotions), copied)
 
 

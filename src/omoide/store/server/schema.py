@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from omoide.errors import ConfigError
 from omoide.store.server.database import Connection, Database, execute, fetch_all
 from omoide.store.server.growth_sql import GROWTH_CLAIMS, GROWTH_TABLES
+from omoide.store.server.names import TABLE as DISPLAY_NAMES
 
 MIGRATION_LOCK = 0x6F6D6F6964  # "omoid": the advisory lock id serialising migrations
 
@@ -158,6 +159,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "create_api_keys", _API_KEYS),
     Migration(6, "add_fact_slot_and_terms", _FACT_SLOTS),
     Migration(7, "create_deleted_fact_digests", _DELETED_FACT_DIGESTS),
+    Migration(8, "create_display_names", DISPLAY_NAMES),
 )
 
 

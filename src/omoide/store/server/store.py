@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from omoide.domain import (
+    DisplayName,
     EmotionRecord,
     Episode,
     Fact,
@@ -36,8 +37,9 @@ from omoide.store.base import (
     Hit,
     TurnWrite,
 )
+from omoide.store.display_names import name_sightings
 from omoide.store.record_fields import check_fact_scope
-from omoide.store.server import episodes, fact_changes, facts, neighbours, viewers
+from omoide.store.server import episodes, fact_changes, facts, names, neighbours, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
@@ -75,11 +77,13 @@ class ServerMemoryStore:
         """Persist turns of one character's viewers in one transaction (all or nothing)."""
         batch = list(turns)
         vectors = episodes.check_turns(character_id, batch, self.embedding)
+        sightings = name_sightings(batch)
         if not batch:
             return
 
         async def work(connection: Connection, changes: Changes) -> None:
             changes.episodes.extend(await episodes.write_turns(connection, batch, vectors))
+            await names.record_names(connection, sightings)
 
         await self._engines.change(work)
 
@@ -377,6 +381,14 @@ class ServerMemoryStore:
         check_count(offset, name="offset")
         async with self._engines.database.transaction() as connection:
             return await viewers.list_viewers(connection, character_id, search, limit, offset)
+
+    async def count_viewers(self, character_id: str, *, search: str | None) -> int:
+        check_identifier(character_id, name="character_id")
+        async with self._engines.database.transaction() as connection:
+            return await viewers.count_viewers(connection, character_id, search)
+
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
+        return await self._engines.read(scope, names.list_names, list)
 
     async def clear_character(
         self, character_id: str, *, reason: str, at: datetime

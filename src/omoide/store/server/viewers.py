@@ -20,8 +20,8 @@ from omoide.domain import (
     ViewerSummary,
     check_identifier,
 )
-from omoide.errors import InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.store.display_names import check_search, folded
 from omoide.store.server.codec import (
     EMOTION_COLUMNS,
     EPISODE_COLUMNS,
@@ -32,6 +32,7 @@ from omoide.store.server.database import Connection, fetch_all
 from omoide.store.server.episodes import FROM_EPISODES
 from omoide.store.server.facts import list_facts
 from omoide.store.server.filters import episode_conditions, fact_conditions
+from omoide.store.server.names import LATEST_NAME, NAME_MATCHES, forget_names, list_names
 from omoide.store.server.scopes import character_scopes
 from omoide.store.server.tombstones import (
     forget_fact_digests,
@@ -71,6 +72,7 @@ async def forget_scope(
 ) -> ForgetReport:
     """Delete everything of one scope and leave a tombstone for each memory and the scope."""
     await forget_fact_digests(connection, scope_id)
+    await forget_names(connection, scope_id)
     emotion_rows = await _delete_ids(connection, "emotions", scope_id)
     fact_rows = await _delete_ids(connection, "facts", scope_id)
     episode_rows = await _delete_ids(connection, "episodes", scope_id)
@@ -126,6 +128,7 @@ async def export_scope(connection: Connection, scope: Scope, scope_id: int | Non
         facts=tuple(facts),
         emotions=tuple(emotion_from_row(row) for row in emotion_rows),
         tombstones=tuple(await list_tombstones(connection, scope_id)),
+        display_names=tuple(await list_names(connection, scope_id)),
     )
 
 
@@ -135,22 +138,34 @@ def like_pattern(search: str) -> str:
     return f"%{escaped}%"
 
 
-_LIST_VIEWERS = """
+_REMEMBERED = f"""
+    FROM scopes s
+    WHERE s.character_id = %s AND s.user_id IS NOT NULL
+        AND (s.user_id LIKE %s ESCAPE '\\' OR {NAME_MATCHES})
+        AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM facts f WHERE f.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM emotions m WHERE m.scope_id = s.id))
+"""
+
+_LIST_VIEWERS = f"""
     SELECT s.user_id,
         (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NULL),
         (SELECT count(*) FROM facts f WHERE f.scope_id = s.id
             AND f.superseded_at IS NULL AND f.trust <> 'contradicted'),
         greatest((SELECT max(e.recorded_at) FROM episodes e WHERE e.scope_id = s.id),
             (SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id)) AS last_seen,
-        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL)
-    FROM scopes s
-    WHERE s.character_id = %s AND s.user_id IS NOT NULL AND s.user_id LIKE %s ESCAPE '\\'
-        AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
-            OR EXISTS (SELECT 1 FROM facts f WHERE f.scope_id = s.id)
-            OR EXISTS (SELECT 1 FROM emotions m WHERE m.scope_id = s.id))
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL),
+        {LATEST_NAME}
+    {_REMEMBERED}
     ORDER BY last_seen DESC NULLS LAST, s.user_id
     LIMIT %s OFFSET %s
 """
+
+
+def _search_patterns(search: str | None) -> tuple[str, str]:
+    """LIKE patterns for the viewer id and for folded names."""
+    text = check_search(search)
+    return like_pattern(text), like_pattern(folded(text))
 
 
 async def list_viewers(
@@ -158,11 +173,8 @@ async def list_viewers(
 ) -> list[ViewerSummary]:
     """Viewers with any stored memory, most recently seen first."""
     check_identifier(character_id, name="character_id")
-    if search is not None and not isinstance(search, str):
-        raise InvalidInput("search must be a string")
-    rows = await fetch_all(
-        connection, _LIST_VIEWERS, (character_id, like_pattern(search or ""), limit, offset)
-    )
+    patterns = _search_patterns(search)
+    rows = await fetch_all(connection, _LIST_VIEWERS, (character_id, *patterns, limit, offset))
     return [
         ViewerSummary(
             scope=Scope(character_id, row[0]),
@@ -170,9 +182,18 @@ async def list_viewers(
             fact_count=int(row[2]),
             archived_episode_count=int(row[4]),
             last_seen_at=None if row[3] is None else row[3].astimezone(UTC),
+            display_name=row[5],
         )
         for row in rows
     ]
+
+
+async def count_viewers(connection: Connection, character_id: str, search: str | None) -> int:
+    """How many viewers :func:`list_viewers` lists over all its pages."""
+    check_identifier(character_id, name="character_id")
+    patterns = _search_patterns(search)
+    rows = await fetch_all(connection, f"SELECT count(*) {_REMEMBERED}", (character_id, *patterns))
+    return int(rows[0][0])
 
 
 async def list_episodes_for_decay(

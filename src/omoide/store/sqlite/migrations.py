@@ -180,12 +180,38 @@ def create_deleted_fact_digests(connection: apsw.Connection) -> None:
     )
 
 
+def create_display_names(connection: apsw.Connection) -> None:
+    """The names each viewer went by (with their case folding, for search) and when each
+    was first and last seen, filled from the names stored episodes carry in their metadata
+    (a stream comment's ``display_name``)."""
+    connection.execute(
+        "CREATE TABLE display_names ("
+        "scope_id INTEGER NOT NULL REFERENCES scopes (id), name TEXT NOT NULL, "
+        "folded TEXT NOT NULL, first_seen_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, "
+        "PRIMARY KEY (scope_id, name)) STRICT, WITHOUT ROWID"
+    )
+    rows = fetch_all(
+        connection,
+        "SELECT e.scope_id, trim(json_extract(e.metadata, '$.display_name')) AS name, "
+        "min(e.recorded_at), max(e.recorded_at) FROM episodes e "
+        "JOIN scopes s ON s.id = e.scope_id WHERE s.user_id IS NOT NULL "
+        "AND json_type(e.metadata, '$.display_name') = 'text' "
+        "GROUP BY e.scope_id, name HAVING name <> ''",
+    )
+    for scope_id, name, first, last in rows:
+        connection.execute(
+            "INSERT INTO display_names VALUES (?, ?, ?, ?, ?)",
+            (scope_id, name, str(name).casefold(), first, last),
+        )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_core_tables", create_core_tables),
     Migration(2, "create_keyword_tables", create_keyword_tables),
     Migration(3, "rebuild_keyword_rows_with_stemming", rebuild_keyword_rows),
     Migration(4, "add_fact_slot_and_terms", add_fact_slot_and_terms),
     Migration(5, "create_deleted_fact_digests", create_deleted_fact_digests),
+    Migration(6, "create_display_names", create_display_names),
 )
 
 

@@ -14,6 +14,7 @@ import anyio
 import apsw
 
 from omoide.domain import (
+    DisplayName,
     EmotionRecord,
     Episode,
     Fact,
@@ -37,7 +38,8 @@ from omoide.store.base import (
     Hit,
     TurnWrite,
 )
-from omoide.store.sqlite import episodes, fact_changes, facts, neighbours, viewers
+from omoide.store.display_names import name_sightings
+from omoide.store.sqlite import episodes, fact_changes, facts, names, neighbours, viewers
 from omoide.store.sqlite.arguments import (
     check_count,
     check_digests,
@@ -64,10 +66,14 @@ class SqliteMemoryStore(ScopedDatabase):
         """Persist turns of one character's viewers in one transaction (all or nothing)."""
         check_identifier(character_id, name="character_id")
         batch = list(turns)
+        sightings = name_sightings(batch)
+
+        def work(connection: apsw.Connection) -> None:
+            episodes.write_turns(connection, self._space, character_id, batch)
+            names.record_names(connection, sightings)
+
         if batch:
-            await self._database.write(
-                lambda c: episodes.write_turns(c, self._space, character_id, batch)
-            )
+            await self._database.write(work)
 
     async def get_episode(self, scope: Scope, episode_id: str) -> Episode:
         return await self._read_scope(
@@ -352,6 +358,13 @@ class SqliteMemoryStore(ScopedDatabase):
         return await self._database.read(
             lambda c: viewers.list_viewers(c, character_id, search, limit, offset)
         )
+
+    async def count_viewers(self, character_id: str, *, search: str | None) -> int:
+        check_identifier(character_id, name="character_id")
+        return await self._database.read(lambda c: viewers.count_viewers(c, character_id, search))
+
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
+        return await self._read_scope(scope, names.list_names, list)
 
     async def clear_character(
         self, character_id: str, *, reason: str, at: datetime

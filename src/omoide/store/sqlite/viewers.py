@@ -18,8 +18,8 @@ from omoide.domain import (
     ViewerSummary,
     check_identifier,
 )
-from omoide.errors import InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.store.display_names import check_search, folded
 from omoide.store.sqlite import episodes, facts
 from omoide.store.sqlite.codec import (
     EMOTION_COLUMNS,
@@ -31,6 +31,7 @@ from omoide.store.sqlite.codec import (
 )
 from omoide.store.sqlite.connection import fetch_all
 from omoide.store.sqlite.filters import episode_record_conditions
+from omoide.store.sqlite.names import LATEST_NAME, NAME_MATCHES, forget_names, list_names
 from omoide.store.sqlite.scopes import character_scopes
 from omoide.store.sqlite.tombstones import (
     forget_fact_digests,
@@ -65,6 +66,7 @@ def forget_scope(
     fact_rows = _ids(connection, "facts", scope_id)
     episode_rows = _ids(connection, "episodes", scope_id)
     connection.execute("DELETE FROM emotions WHERE scope_id = ?", (scope_id,))
+    forget_names(connection, scope_id)
     forget_fact_digests(connection, scope_id)
     facts.remove_facts(connection, space, [internal_id for internal_id, _ in fact_rows])
     episodes.remove_episodes(connection, space, [internal_id for internal_id, _ in episode_rows])
@@ -123,6 +125,7 @@ def export_scope(connection: apsw.Connection, scope: Scope, scope_id: int | None
         facts=tuple(facts.list_facts(connection, scope_id, FactFilter(include_inactive=True))),
         emotions=tuple(emotion_from_row(row) for row in emotion_rows),
         tombstones=tuple(list_tombstones(connection, scope_id)),
+        display_names=tuple(list_names(connection, scope_id)),
     )
 
 
@@ -132,7 +135,16 @@ def like_pattern(search: str) -> str:
     return f"%{escaped}%"
 
 
-_LIST_VIEWERS = """
+_REMEMBERED = f"""
+    FROM scopes s
+    WHERE s.character_id = ? AND s.user_id IS NOT NULL
+        AND (s.user_id LIKE ? ESCAPE '\\' OR {NAME_MATCHES})
+        AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM facts f WHERE f.scope_id = s.id)
+            OR EXISTS (SELECT 1 FROM emotions m WHERE m.scope_id = s.id))
+"""
+
+_LIST_VIEWERS = f"""
     SELECT s.user_id,
         (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NULL),
         (SELECT count(*) FROM facts f WHERE f.scope_id = s.id
@@ -140,15 +152,18 @@ _LIST_VIEWERS = """
         max(coalesce((SELECT max(e.recorded_at) FROM episodes e WHERE e.scope_id = s.id), -1),
             coalesce((SELECT max(m.recorded_at) FROM emotions m WHERE m.scope_id = s.id), -1))
             AS last_seen,
-        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL)
-    FROM scopes s
-    WHERE s.character_id = ? AND s.user_id IS NOT NULL AND s.user_id LIKE ? ESCAPE '\\'
-        AND (EXISTS (SELECT 1 FROM episodes e WHERE e.scope_id = s.id)
-            OR EXISTS (SELECT 1 FROM facts f WHERE f.scope_id = s.id)
-            OR EXISTS (SELECT 1 FROM emotions m WHERE m.scope_id = s.id))
+        (SELECT count(*) FROM episodes e WHERE e.scope_id = s.id AND e.archived_at IS NOT NULL),
+        {LATEST_NAME}
+    {_REMEMBERED}
     ORDER BY last_seen DESC, s.user_id
     LIMIT ? OFFSET ?
 """
+
+
+def _search_patterns(search: str | None) -> tuple[str, str]:
+    """LIKE patterns for the viewer id and for folded names."""
+    text = check_search(search)
+    return like_pattern(text), like_pattern(folded(text))
 
 
 def list_viewers(
@@ -156,10 +171,8 @@ def list_viewers(
 ) -> list[ViewerSummary]:
     """Viewers with any stored memory, most recently seen first."""
     check_identifier(character_id, name="character_id")
-    if search is not None and not isinstance(search, str):
-        raise InvalidInput("search must be a string")
-    pattern = like_pattern(search or "")
-    rows = fetch_all(connection, _LIST_VIEWERS, (character_id, pattern, limit, offset))
+    patterns = _search_patterns(search)
+    rows = fetch_all(connection, _LIST_VIEWERS, (character_id, *patterns, limit, offset))
     return [
         ViewerSummary(
             scope=Scope(character_id, row[0]),
@@ -167,9 +180,18 @@ def list_viewers(
             fact_count=int(row[2]),
             archived_episode_count=int(row[4]),
             last_seen_at=optional_datetime(None if row[3] < 0 else row[3]),
+            display_name=row[5],
         )
         for row in rows
     ]
+
+
+def count_viewers(connection: apsw.Connection, character_id: str, search: str | None) -> int:
+    """How many viewers :func:`list_viewers` lists over all its pages."""
+    check_identifier(character_id, name="character_id")
+    patterns = _search_patterns(search)
+    row = fetch_all(connection, f"SELECT count(*) {_REMEMBERED}", (character_id, *patterns))
+    return int(row[0][0])
 
 
 def list_episodes_for_decay(

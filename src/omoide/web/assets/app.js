@@ -167,9 +167,9 @@ class App {
   showHome(character) {
     this.showSection("welcome-view");
     document.title = `${character} · omoide`;
-    const count = this.viewers.viewers.length;
+    const count = this.viewers.everyone ?? this.viewers.total;
     byId("welcome-summary").textContent = count
-      ? `${character} remembers ${plural(count, "viewer")}${this.viewers.exhausted ? "" : " or more"}.`
+      ? `${character} remembers ${plural(count, "viewer")}.`
       : `${character} remembers no viewer yet.`;
   }
 

@@ -69,7 +69,8 @@ export class ViewerView {
       this.fresh.clear();
       this.panels.episodes.showOnly(null);
       byId("export-result").hidden = true;
-      byId("viewer-title").textContent = scope.viewer;
+      this.name = this.ctx.viewers.find(scope.viewer)?.display_name ?? null;
+      this.renderTitle();
       this.renderMeta();
       this.loadSummary();
     }
@@ -81,15 +82,34 @@ export class ViewerView {
     }
   }
 
+  /** The viewer's latest name with the id small beside it, or the id alone. */
+  renderTitle() {
+    const title = byId("viewer-title");
+    if (this.name) replaceChildren(title, this.name, " ", h("small", { class: "viewer-id" }, this.scope.viewer));
+    else replaceChildren(title, this.scope.viewer);
+  }
+
+  /** How dialogs and announcements name the viewer. */
+  get label() {
+    return this.name ? `${this.name} (${this.scope.viewer})` : this.scope.viewer;
+  }
+
   async renderMeta() {
     const scope = this.scope;
     const meta = byId("viewer-meta");
     try {
-      const page = await this.ctx.api.get(path`/v1/characters/${scope.character}/users`, { search: scope.viewer, limit: 500 });
+      const [page, names] = await Promise.all([
+        this.ctx.api.get(path`/v1/characters/${scope.character}/users`, { search: scope.viewer, limit: 500 }),
+        this.ctx.api.get(`${viewerPath(scope)}/names`),
+      ]);
       const entry = page.users.find((user) => user.user_id === scope.viewer);
       if (scope !== this.scope) return;
+      this.name = names.display_name;
+      this.renderTitle();
+      const earlier = names.names.slice(1).map((item) => item.name);
+      const also = earlier.length ? ` · also went by ${listPhrase(earlier)}` : "";
       meta.textContent = entry
-        ? `${plural(entry.episode_count, "episode")}${entry.archived_episode_count ? ` (${entry.archived_episode_count} more archived)` : ""} · ${plural(entry.fact_count, "fact")} · last seen ${formatAgo(entry.last_seen_at)} (${formatTime(entry.last_seen_at)})`
+        ? `${plural(entry.episode_count, "episode")}${entry.archived_episode_count ? ` (${entry.archived_episode_count} more archived)` : ""} · ${plural(entry.fact_count, "fact")} · last seen ${formatAgo(entry.last_seen_at)} (${formatTime(entry.last_seen_at)})${also}`
         : "Nothing is stored about this viewer.";
     } catch {
       if (scope === this.scope) meta.textContent = "";
@@ -161,15 +181,16 @@ export class ViewerView {
       this.ctx.alertError(error);
       return;
     }
+    const label = this.label;
     const confirmed = await confirmAction({
-      title: `Forget ${scope.viewer}?`,
-      message: `Forget ${scope.viewer}? This removes ${listPhrase(counts)}.`,
+      title: `Forget ${label}?`,
+      message: `Forget ${label}? This removes ${listPhrase(counts)}.`,
       details: [
         "Also removed: chat turns not yet remembered, the character's feelings towards this viewer, the chat history, and their stream comments and summary.",
         "Their words are taken out of the character's diary; the rest of each entry stays.",
         "Only tombstones without content remain. This cannot be undone.",
       ],
-      confirmLabel: `Forget ${scope.viewer}`,
+      confirmLabel: `Forget ${label}`,
     });
     if (!confirmed) return;
     try {
@@ -178,7 +199,7 @@ export class ViewerView {
       this.scope = null;
       this.ctx.navigate(`#/${encodeURIComponent(scope.character)}`);
       byId("main").focus();
-      this.ctx.announce(`Forgot ${scope.viewer}: removed ${listPhrase([plural(report.episodes, "episode"),
+      this.ctx.announce(`Forgot ${label}: removed ${listPhrase([plural(report.episodes, "episode"),
         plural(report.facts, "fact"), plural(report.emotions, "emotion record")])}.`);
     } catch (error) {
       this.ctx.alertError(error);

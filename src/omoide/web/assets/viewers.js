@@ -1,4 +1,5 @@
-// The sidebar's viewer list: search by id, counts, last seen, most recent first.
+// The sidebar's viewer list: search by id or name, counts, last seen, most recent first.
+// A viewer shows by the name they went by last, with the id small beside it.
 // Each viewer is a link (#/character/viewers/id/tab), so Tab reaches it and Enter opens it.
 
 import { path } from "./api.js";
@@ -24,6 +25,8 @@ export class ViewerList {
     this.selected = null;
     this.viewers = [];
     this.exhausted = true;
+    this.total = 0;
+    this.everyone = null; // how many viewers the character remembers (unfiltered)
     this.generation = 0;
     let timer = null;
     this.query.addEventListener("input", () => {
@@ -46,6 +49,7 @@ export class ViewerList {
   async show(character) {
     if (character === this.character) return;
     this.character = character;
+    this.everyone = null;
     this.query.value = "";
     await this.reload();
   }
@@ -67,7 +71,9 @@ export class ViewerList {
       });
       if (generation !== this.generation) return;
       this.viewers.push(...page.users);
-      this.exhausted = page.users.length < PAGE;
+      this.total = page.total;
+      if (!search) this.everyone = page.total;
+      this.exhausted = this.viewers.length >= page.total || page.users.length < PAGE;
       this.list.append(...page.users.map((viewer) => this.item(viewer)));
       this.renderCount(search);
     } catch (error) {
@@ -76,9 +82,9 @@ export class ViewerList {
   }
 
   renderCount(search) {
-    const shown = plural(this.viewers.length, "viewer");
-    const suffix = this.exhausted ? "" : "+";
-    this.count.textContent = search ? `${shown}${suffix} matching “${search}”` : `${shown}${suffix}`;
+    const total = plural(this.total, "viewer");
+    const loaded = this.exhausted ? "" : ` (${this.viewers.length} shown)`;
+    this.count.textContent = search ? `${total} matching “${search}”${loaded}` : `${total}${loaded}`;
     this.more.hidden = this.exhausted;
     if (this.viewers.length === 0) {
       this.list.append(h("li", { class: "muted empty" }, search ? "No viewer matches." : "No viewers remembered yet."));
@@ -93,7 +99,8 @@ export class ViewerList {
         href: viewerHash(this.character, viewer.user_id),
         "aria-current": current ? "page" : false,
       },
-      h("span", { class: "viewer-name" }, viewer.user_id),
+      h("span", { class: "viewer-name" }, viewer.display_name ?? viewer.user_id),
+      viewer.display_name ? h("span", { class: "viewer-id" }, viewer.user_id) : null,
       h("span", { class: "viewer-counts" },
         `${plural(viewer.episode_count, "episode")} · ${plural(viewer.fact_count, "fact")}`),
       h("span", { class: "viewer-seen" }, "last seen ",
@@ -113,7 +120,11 @@ export class ViewerList {
 
   /** A viewer was forgotten: drop them from the list at once. */
   remove(viewer) {
+    const before = this.viewers.length;
     this.viewers = this.viewers.filter((entry) => entry.user_id !== viewer);
+    const removed = before - this.viewers.length;
+    this.total = Math.max(0, this.total - removed);
+    if (this.everyone !== null) this.everyone = Math.max(0, this.everyone - removed);
     for (const item of this.list.querySelectorAll("li[data-viewer]")) {
       if (item.dataset.viewer === viewer) item.remove();
     }
