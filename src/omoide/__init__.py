@@ -14,6 +14,8 @@ from omoide.domain import (
     ScoringMethod,
     Tombstone,
     TrustState,
+    TurnInput,
+    TurnState,
 )
 from omoide.errors import (
     AccessDenied,
@@ -27,7 +29,7 @@ from omoide.errors import (
     ParseFailure,
 )
 from omoide.memory.manager import MemoryManager
-from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import StoredTurn
 from omoide.wiring import Omoide, build
 
 __all__ = [

@@ -39,9 +39,8 @@ from omoide.cli_render import (
 from omoide.cli_server import register as register_server
 from omoide.cli_service import register as register_service
 from omoide.cli_stream import register as register_stream
-from omoide.domain import Scope
+from omoide.domain import Scope, TurnState
 from omoide.errors import OmoideError
-from omoide.memory.turns import TurnState
 from omoide.wiring import Omoide
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="omoide: memory for AI VTubers")

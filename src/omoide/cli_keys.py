@@ -23,7 +23,8 @@ from rich.table import Table
 
 from omoide.config import Settings, load_settings
 from omoide.errors import OmoideError
-from omoide.keys import ApiKey, KeyStore, environment_keys
+from omoide.keys import KeyStore, environment_keys
+from omoide.store.records.keys import ApiKey
 from omoide.wiring import open_key_store
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for `omoide serve`")

@@ -25,7 +25,7 @@ from omoide.embed.base import Embedder
 from omoide.embed.cache import CachedQueryEmbedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
-from omoide.keys import KeyFile, KeyStore, key_file_path
+from omoide.keys import KeyStore
 from omoide.llm.base import ChatModel
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
 from omoide.memory.drain import QueueDrainer
@@ -36,7 +36,7 @@ from omoide.memory.facts import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
 from omoide.memory.neighbours import NeighbourConfig
-from omoide.memory.queue import DurableTurnQueue, TurnQueue
+from omoide.memory.queue import TurnQueue
 from omoide.memory.ranking import RankingWeights
 from omoide.memory.recall import Recaller
 from omoide.memory.relevance import cached_relevance_floor
@@ -46,10 +46,12 @@ from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
 from omoide.privacy.viewer_data import Scrubbable, ViewerData
 from omoide.store.base import EmbeddingInfo, MemoryStore
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.sqlite.character_states import SqliteCharacterStateStore
+from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
+from omoide.store.sqlite.key_file import KeyFile, key_file_path
 from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
-from omoide.store.state import SqliteCharacterStateStore
-from omoide.stream.service import GROWTH_FILE, GrowthStore
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
+from omoide.stream.service import GrowthStore
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
@@ -91,9 +93,9 @@ class Omoide:
     async def aclose(self) -> None:
         await self.drainer.drain_all()
         await self.memory.close()
-        self.queue.close()
-        self.states.close()
-        self.growth.close()
+        await self.queue.close()
+        await self.states.close()
+        await self.growth.close()
         for resource in (self.chat_model, self.owned_embedder):
             close = getattr(resource, "aclose", None)
             if close is not None:
@@ -262,7 +264,7 @@ def build_service_state(
     """The durable turn queue and the character states: files, or the server's PostgreSQL."""
     match settings.store:
         case "sqlite":
-            queue = DurableTurnQueue(settings.queue_path, clock=clock)
+            queue = SqliteTurnQueue(settings.queue_path, clock=clock)
             return queue, SqliteCharacterStateStore(settings.state_path)
         case "server":
             with server_extra():
@@ -297,7 +299,7 @@ def local_files(*parts: object) -> list[Scrubbable]:
         for part in parts
         if isinstance(
             part,
-            SqliteMemoryStore | DurableTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
+            SqliteMemoryStore | SqliteTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
         )
     ]
 
@@ -340,7 +342,11 @@ def build_identity(
     """The growth store and the evolving profiles kept in it, in either profile."""
     growth = build_growth(settings, store)
     identity = IdentityService(
-        store=growth, characters=characters, policy=IdentityPolicy(), clock=clock, metrics=metrics
+        store=growth.identity,
+        characters=characters,
+        policy=IdentityPolicy(),
+        clock=clock,
+        metrics=metrics,
     )
     return growth, identity
 
@@ -452,7 +458,7 @@ async def build(
             states=states,
             history=history,
             log=growth,
-            identity=growth,
+            identity=growth.identity,
             files=local_files(store, queue, states, growth),
             caches=[query_embedder],
         ),

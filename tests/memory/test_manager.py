@@ -11,11 +11,19 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import FactCategory, Matrix, Scope, ScoringMethod, TrustState, Vector
+from omoide.domain import (
+    FactCategory,
+    Matrix,
+    Scope,
+    ScoringMethod,
+    TrustState,
+    TurnInput,
+    TurnState,
+    Vector,
+)
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import BackendUnavailable
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.memory.turns import TurnInput, TurnState
 from omoide.store.base import EpisodeFilter
 from omoide.store.keywords import cached_word_count
 from omoide.store.sqlite.connection import open_connection

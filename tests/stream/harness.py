@@ -22,7 +22,7 @@ from omoide.llm.base import ChatMessage, ChatModel
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.events import StreamEvent

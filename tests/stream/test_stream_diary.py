@@ -13,11 +13,11 @@ from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict, NotFound
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.records.stream import CLAIM_SECONDS, CommentEntry, DiaryReason
+from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
-from omoide.stream.records import CLAIM_SECONDS, CommentEntry, DiaryReason
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
@@ -140,7 +140,7 @@ async def test_ending_a_stream_with_nothing_new_still_closes_it(omoide: Parts, c
 def diary_writer(omoide: Parts, log: SqliteGrowthStore) -> DiaryWriter:
     """A diary writer of one "instance": its own store object on the shared file."""
     profiles = IdentityService(
-        store=log,
+        store=log.identity,
         characters=omoide.characters,
         policy=IdentityPolicy(),
         clock=omoide.clock,
@@ -190,5 +190,5 @@ async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
         mine = await diary_writer(omoide, one).written(dropped)
         assert mine.number == dropped.number and script.asked == ["diary", "diary"]
     finally:
-        one.close()
-        two.close()
+        await one.close()
+        await two.close()

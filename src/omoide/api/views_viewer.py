@@ -8,10 +8,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from omoide.api.views import ExportOut, ForgetOut, LibraryView
-from omoide.character.state import state_to_json
 from omoide.domain import MetadataValue, TurnInput
 from omoide.privacy.viewer_data import ViewerExport, ViewerForgetReport
-from omoide.stream.records import LearnedFact, LoggedComment, ViewerStreamData
+from omoide.store.records.character_state import state_to_json
+from omoide.store.records.stream import LearnedFact, LoggedComment, ViewerStreamData
 from omoide.stream.wire import ViewerSummaryOut, summary_out
 
 

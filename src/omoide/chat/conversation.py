@@ -21,27 +21,31 @@ from typing import Protocol
 
 from omoide.character.emotion import EmotionEngine
 from omoide.character.library import Character, CharacterLibrary
-from omoide.character.profile import CharacterProfile
-from omoide.character.state import CharacterState, initial_state
+from omoide.character.state import initial_state
 from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
 from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
 from omoide.clock import Clock
-from omoide.domain import MetadataValue, Scope, as_utc, check_identifier
+from omoide.domain import (
+    MAX_MESSAGE_CHARS,
+    MAX_TOPICS,
+    MetadataValue,
+    Scope,
+    TurnInput,
+    TurnState,
+    as_utc,
+    check_identifier,
+    check_message,
+)
 from omoide.errors import BackendError, BackendUnavailable, InvalidInput, OmoideError
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
 from omoide.memory.queue import TurnQueue
 from omoide.memory.recall import Recollection
-from omoide.memory.turns import (
-    MAX_MESSAGE_CHARS,
-    MAX_TOPICS,
-    TurnInput,
-    TurnState,
-    check_message,
-)
 from omoide.metrics import Metrics
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.profile import CharacterProfile
 from omoide.text_rules import check_id, without_refused
 
 logger = logging.getLogger(__name__)

@@ -11,8 +11,9 @@ import anyio
 
 from omoide.errors import InvalidInput, NotFound, OmoideError
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import QueuedTurn, TurnQueue
+from omoide.memory.queue import TurnQueue
 from omoide.metrics import Metrics
+from omoide.store.queued_turns import QueuedTurn
 
 logger = logging.getLogger(__name__)
 

@@ -14,6 +14,8 @@ from omoide.domain import (
     Scope,
     ScopeExport,
     Tombstone,
+    TurnInput,
+    TurnState,
     as_utc,
 )
 from omoide.errors import InvalidInput
@@ -25,7 +27,7 @@ from omoide.memory.fact_digests import fact_digests
 from omoide.memory.facts import FactKeeper
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
-from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import StoredTurn
 from omoide.memory.viewer_profile import ViewerProfile
 from omoide.store.base import FactFilter, MemoryStore
 from omoide.store.keywords import forget_cached_words

@@ -27,6 +27,8 @@ from omoide.domain import (
     EmotionRecord,
     Episode,
     ScoringMethod,
+    TurnInput,
+    TurnState,
     Vector,
     check_identifier,
     check_not_future,
@@ -41,7 +43,7 @@ from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
 from omoide.memory.facts import FactKeeper, foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
 from omoide.memory.turn_reading import felt_intensity, read_turn
-from omoide.memory.turns import FactChange, StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import FactChange, StoredTurn
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore, TurnWrite
 

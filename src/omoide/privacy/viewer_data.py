@@ -32,8 +32,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from omoide.character.identity_store import IdentityStore, IdentityVersion, PendingChange
-from omoide.character.state import CharacterState
+from omoide.character.identity_store import IdentityStore
 from omoide.domain import Episode, ForgetReport, Scope, ScopeExport, TurnInput
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
@@ -42,7 +41,9 @@ from omoide.memory.manager import MemoryManager
 from omoide.privacy.identity_redaction import redact_change, redact_version
 from omoide.privacy.redaction import Redactor, ViewerWords
 from omoide.store.base import EpisodeFilter, MemoryStore
-from omoide.stream.records import ViewerStreamData
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.identity import IdentityVersion, PendingChange
+from omoide.store.records.stream import ViewerStreamData
 
 PAGE = 200
 

@@ -19,7 +19,6 @@ model writes is never older than one entry.
 from __future__ import annotations
 
 import logging
-import uuid
 from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -36,9 +35,16 @@ from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json
 from omoide.metrics import Metrics
 from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
+from omoide.store.records.stream import (
+    CLAIM_SECONDS,
+    DiaryJob,
+    DiaryReason,
+    DiaryWindow,
+    diary_episode_id,
+)
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import diary_messages, parse_diary_reply
-from omoide.stream.records import CLAIM_SECONDS, DiaryJob, DiaryJobLog, DiaryReason, DiaryWindow
+from omoide.stream.logs import DiaryJobLog
 from omoide.stream.summaries import structured_diary
 
 logger = logging.getLogger(__name__)
@@ -47,7 +53,6 @@ DIARY_KIND = "diary"
 DIARY_IMPORTANCE = 0.8
 LEARNED_FACTS_IN_DIGEST = 20
 TOP_COUNTS = 5
-_NAMESPACE = uuid.UUID("0b8f6f1e-6a53-4c0e-9d43-2d6c1f7e5a10")
 _OPTIONS = ChatOptions(max_tokens=1200, temperature=0.7, json_mode=True)
 _PAGE = 200
 WAIT_POLL_SECONDS = 0.2
@@ -106,10 +111,6 @@ def _metadata(
     if mood is not None:
         metadata["mood"] = mood
     return metadata
-
-
-def diary_episode_id(job: DiaryJob) -> str:
-    return uuid.uuid5(_NAMESPACE, f"{job.character_id}\x00{job.stream_id}\x00{job.id}").hex
 
 
 def _int(metadata: Metadata, key: str) -> int:

@@ -38,28 +38,26 @@ from omoide.llm.base import ChatModel
 from omoide.memory.facts import FactKeeper
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
+from omoide.store.records.stream import ViewerStreamData, ViewerSummaryRecord
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
-from omoide.stream.records import (
-    DiaryJobLog,
-    StreamLog,
-    ViewerStreamData,
-    ViewerSummaryRecord,
-    ViewerWorkLog,
-)
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
 from omoide.stream.viewers import LLM_CALLS_METRIC, ViewerFlush, ViewerWorker
 from omoide.stream.writer import RuleOnlyWriter
 
 logger = logging.getLogger(__name__)
 
-GROWTH_FILE = "growth.sqlite3"
 
-
-class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol):
+class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, Protocol):
     """Everything the stream service keeps beside the memory store."""
+
+    @property
+    def identity(self) -> IdentityStore:
+        """The characters' identity histories, kept beside the logs."""
+        ...
 
     async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
         """Everything kept about one viewer: comments, noted facts, summary, work."""
@@ -69,7 +67,7 @@ class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol
         """Delete what :meth:`viewer_data` shows; what was removed."""
         ...
 
-    def close(self) -> None: ...
+    async def close(self) -> None: ...
 
 
 class OmoideParts(Protocol):
@@ -258,7 +256,7 @@ class StreamService:
         )
 
     async def aclose(self) -> None:
-        self._growth.close()
+        await self._growth.close()
 
     async def _evolve(self, entry: DiaryEntry) -> IdentityOutcome | None:
         if self._evolver is None:
@@ -286,7 +284,7 @@ async def open_stream_service(
 ) -> StreamService:
     """Build the stream service over an omoide instance's store, embedder and characters.
 
-    ``growth`` defaults to :class:`~omoide.store.growth_sqlite.SqliteGrowthStore` at
+    ``growth`` defaults to :class:`~omoide.store.sqlite.growth.SqliteGrowthStore` at
     ``data_dir/growth.sqlite3``; in the server profile, to ``parts.growth`` (PostgreSQL).
     """
     config = config or StreamConfig()
@@ -302,7 +300,7 @@ async def open_stream_service(
         metrics=parts.metrics,
     )
     identity = IdentityService(
-        store=growth,
+        store=growth.identity,
         characters=parts.characters,
         policy=policy or IdentityPolicy(),
         clock=parts.clock,
@@ -318,7 +316,7 @@ def _default_growth(parts: OmoideParts) -> GrowthStore:
         if parts.growth is None:
             raise ConfigError("the server profile keeps stream logs in PostgreSQL: pass growth")
         return parts.growth
-    from omoide.store.growth_sqlite import SqliteGrowthStore
+    from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
 
     return SqliteGrowthStore(Path(parts.settings.data_dir) / GROWTH_FILE)
 

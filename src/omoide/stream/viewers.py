@@ -29,18 +29,19 @@ from datetime import datetime, timedelta
 import anyio
 
 from omoide.clock import Clock
-from omoide.domain import Episode, Fact, Scope, ScoringMethod, Vector, new_id
+from omoide.domain import MAX_MESSAGE_CHARS, Episode, Fact, Scope, ScoringMethod, Vector, new_id
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.extraction_values import FactDecision
 from omoide.memory.facts import FactKeeper
 from omoide.memory.llm_reply import ask_json
-from omoide.memory.turns import MAX_MESSAGE_CHARS, FactChange
+from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, MemoryStore, TurnWrite
+from omoide.store.records.stream import LearnedFact, ViewerBatch, ViewerSummaryRecord
 from omoide.stream.config import StreamConfig
-from omoide.stream.records import LearnedFact, ViewerBatch, ViewerSummaryRecord, ViewerWorkLog
+from omoide.stream.logs import ViewerWorkLog
 from omoide.stream.summaries import structured_viewer_summary
 from omoide.stream.viewer_prompt import batch_text, parse_viewer_reply, viewer_batch_messages
 

@@ -49,8 +49,8 @@ from omoide.store.sqlite.arguments import (
     check_text,
 )
 from omoide.store.sqlite.codec import to_micros
-from omoide.store.sqlite.connection import DEFAULT_READERS, open_database
-from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.connection import DEFAULT_READERS
+from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
 from omoide.store.sqlite.tombstones import deleted_fact_digests, list_tombstones, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
@@ -398,9 +398,8 @@ async def open_sqlite_store(
     """
     if isinstance(readers, bool) or not isinstance(readers, int) or readers < 1:
         raise InvalidInput(f"readers must be a positive integer (got {readers!r})")
-    database = await open_database(Path(path), readers=readers)
+    database = await open_memory_database(Path(path), readers=readers)
     try:
-        await database.maintain(lambda c: apply_migrations(c, database.path))
         space = await database.write(lambda c: bind_embedding(c, embedding, database.path))
     except BaseException:
         with anyio.CancelScope(shield=True):
