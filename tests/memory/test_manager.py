@@ -183,7 +183,7 @@ async def test_decay_archives_faded_memories_and_purge_leaves_tombstones(app: Om
         "haru", now=START + timedelta(days=21), purge_archived_before=START + timedelta(days=21)
     )
     assert purged.purged == 1
-    tombstones = await app.store.list_tombstones(MINJUN)
+    tombstones = (await app.store.export_scope(MINJUN)).tombstones
     assert [tombstone.memory_id for tombstone in tombstones] == [faded.episode_id]
 
 

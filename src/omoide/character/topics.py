@@ -29,7 +29,6 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from omoide.character.topic_filler import FILLER_WORDS as FILLER_WORDS
 from omoide.character.topic_filler import is_filler_word
 from omoide.character.topic_vocabulary import DEFAULT_VOCABULARY, TopicEntry
 from omoide.errors import InvalidInput

@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
-from omoide.domain import Scope, as_utc, check_identifier
+from omoide.domain import Episode, Scope, as_utc, check_identifier
 from omoide.memory.forgetting import DecayPolicy, select_for_archive
-from omoide.store.base import MemoryStore
+
+
+class DecayMaintenance(Protocol):
+    """What decay reads and changes (a memory store): every scope of one character."""
+
+    async def list_episodes_for_decay(
+        self, character_id: str, *, after_id: str | None, limit: int
+    ) -> list[Episode]: ...
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int: ...
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +37,7 @@ class DecayReport:
 
 
 async def run_decay(
-    store: MemoryStore,
+    store: DecayMaintenance,
     character_id: str,
     *,
     policy: DecayPolicy,

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 import anyio
 
@@ -34,7 +36,7 @@ from omoide.errors import NotFound, OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json
 from omoide.metrics import Metrics
-from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
+from omoide.store.base import EpisodeFilter, TurnWrite
 from omoide.store.records.stream import (
     CLAIM_SECONDS,
     DiaryJob,
@@ -58,6 +60,18 @@ _PAGE = 200
 WAIT_POLL_SECONDS = 0.2
 WAIT_LIMIT_SECONDS = 2 * CLAIM_SECONDS
 """How long :meth:`DiaryWriter.written` waits for an entry: past any claim's lease."""
+
+
+class DiaryMemory(Protocol):
+    """What the diary reads and writes (a memory store): its entries are character-wide episodes."""
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode: ...
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]: ...
+
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +164,7 @@ class DiaryWriter:
         self,
         *,
         log: DiaryJobLog,
-        store: MemoryStore,
+        store: DiaryMemory,
         embedder: Embedder,
         profiles: ProfileSource,
         llm: ChatModel | None,

@@ -25,11 +25,21 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import anyio
 
 from omoide.clock import Clock
-from omoide.domain import MAX_MESSAGE_CHARS, Episode, Fact, Scope, ScoringMethod, Vector, new_id
+from omoide.domain import (
+    MAX_MESSAGE_CHARS,
+    Episode,
+    Fact,
+    ForgetReport,
+    Scope,
+    ScoringMethod,
+    Vector,
+    new_id,
+)
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
@@ -38,7 +48,7 @@ from omoide.memory.facts import FactKeeper
 from omoide.memory.llm_reply import ask_json
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
-from omoide.store.base import FactFilter, MemoryStore, TurnWrite
+from omoide.store.base import FactFilter, TurnWrite
 from omoide.store.records.stream import LearnedFact, ViewerBatch, ViewerSummaryRecord
 from omoide.stream.config import StreamConfig
 from omoide.stream.logs import ViewerWorkLog
@@ -50,6 +60,16 @@ logger = logging.getLogger(__name__)
 LLM_CALLS_METRIC = "stream.llm_calls"
 BATCH_EPISODE_IMPORTANCE = 0.5
 _OPTIONS = ChatOptions(max_tokens=1024, temperature=0.0, json_mode=True)
+
+
+class ViewerMemory(Protocol):
+    """What the viewer worker reads and writes (a memory store)."""
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport: ...
+
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +116,7 @@ class ViewerWorker:
         self,
         *,
         log: ViewerWorkLog,
-        store: MemoryStore,
+        store: ViewerMemory,
         embedder: Embedder,
         facts: FactKeeper,
         llm: ChatModel | None,

@@ -8,7 +8,7 @@ do not take the same turn at once. A claim that expires (its instance died) make
 turns available again; a turn stored just before such a death is recognised on replay by
 its ``turn_id``, as with the embedded queue.
 
-Both implement :class:`~omoide.store.queued_turns.TurnQueue` (a test pins that they match it
+Both implement :class:`~omoide.memory.queue.TurnQueue` (a test pins that they match it
 exactly) and keep a turn in the JSON form of :mod:`omoide.store.queue`.
 """
 

@@ -24,8 +24,9 @@ import numpy as np
 from omoide.domain import Episode, Matrix
 from omoide.errors import BackendError, InvalidInput
 from omoide.store.base import EmbeddingInfo
+from omoide.store.rows import EPISODE_COLUMNS
 from omoide.store.sqlite import vectors
-from omoide.store.sqlite.codec import EPISODE_COLUMNS, episode_from_row
+from omoide.store.sqlite.codec import episode_from_row
 from omoide.store.sqlite.connection import Database, fetch_all, fetch_one
 from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.vectors import VectorSpace
