@@ -124,7 +124,13 @@ class EmbeddingInfo:
 
 
 class MemoryStore(Protocol):
-    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant."""
+    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant.
+
+    The whole contract a backend implements (the contract tests run it on both). A
+    consumer depends on a small Protocol of its own, declared where it is used
+    (``memory.facts.FactWriting``, ``memory.recall.MemorySearch``,
+    ``memory.remember.TurnWriting``, ``memory.decay.DecayMaintenance``, ...).
+    """
 
     @property
     def embedding(self) -> EmbeddingInfo: ...
