@@ -100,7 +100,7 @@ async def test_closing_closes_everything_and_raises_one_error_naming_each_failur
     resources.add("store", lambda: close("store"))
     resources.add("queue", lambda: close("queue", fails=True))
     resources.add("growth", lambda: close("growth", fails=True))
-    resources.add_sync("states", lambda: closed.append("states"))
+    resources.add("states", lambda: close("states"))
     with pytest.raises(BackendError) as raised:
         await resources.aclose()
     assert closed == ["states", "growth", "queue", "store"], "newest first, all of them"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from benchmarks.quality.dataset import Haystack, Probe, Unit
 from omoide.clock import FixedClock
-from omoide.domain import Episode, Scope
+from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction import FactExtractor
@@ -36,7 +36,6 @@ from omoide.memory.recall import Recaller
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import TokenCounter
-from omoide.memory.turns import TurnInput
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, Hit, MemoryStore
 from omoide.store.keywords import analyze_query

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.quality.dataset import Dataset, Haystack, Probe, Unit
-from omoide.memory.turns import MAX_MESSAGE_CHARS
+from omoide.domain import MAX_MESSAGE_CHARS
 
 CHARACTER_ID = "longmemeval"
 ABSTENTION_SUFFIX = "_abs"

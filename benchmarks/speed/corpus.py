@@ -356,7 +356,7 @@ async def _write_facts(store: SqliteMemoryStore, spec: CorpusSpec, pool: Embedde
             FactWrite(_fact(scope, pool.facts[int(pick)], at), vectors[row])
             for row, pick in enumerate(picks)
         ]
-        await store.add_facts(scope, writes)
+        await store.write_fact_changes(scope.character_id, writes)
 
 
 def _fact(scope: Scope, fact: SyntheticFact, at: datetime) -> Fact:

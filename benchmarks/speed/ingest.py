@@ -26,10 +26,9 @@ from benchmarks.speed.embedders import TimedEmbedder
 from benchmarks.speed.stats import Stopwatch, median, per_second
 from benchmarks.speed.synthetic import ChatGenerator, SyntheticTurn
 from omoide.config import Settings
-from omoide.domain import Scope
+from omoide.domain import Scope, TurnInput, TurnState
 from omoide.embed.base import Embedder
 from omoide.memory.importance import score_by_rules
-from omoide.memory.turns import TurnInput, TurnState
 from omoide.wiring import Omoide, build
 
 logger = logging.getLogger(__name__)

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
         ScoringMethod,
         Tombstone,
         TrustState,
+        TurnInput,
+        TurnState,
     )
     from omoide.errors import (
         AccessDenied,
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
         ParseFailure,
     )
     from omoide.memory.manager import MemoryManager
-    from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+    from omoide.memory.turns import StoredTurn
     from omoide.wiring import Omoide, build
 
 _HOMES = {
@@ -50,6 +52,8 @@ _HOMES = {
         "ScoringMethod",
         "Tombstone",
         "TrustState",
+        "TurnInput",
+        "TurnState",
     ),
     "omoide.errors": (
         "AccessDenied",
@@ -63,7 +67,7 @@ _HOMES = {
         "ParseFailure",
     ),
     "omoide.memory.manager": ("MemoryManager",),
-    "omoide.memory.turns": ("StoredTurn", "TurnInput", "TurnState"),
+    "omoide.memory.turns": ("StoredTurn",),
     "omoide.wiring": ("Omoide", "build"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}

@@ -15,7 +15,7 @@ from omoide.api.app import create_app
 from omoide.api.auth import is_loopback
 from omoide.cli import app as cli_app
 from omoide.errors import ConfigError
-from omoide.keys import KeyFile, key_file_path
+from omoide.store.sqlite.key_file import KeyFile, key_file_path
 from tests.api.harness import Api, make_characters_dir, make_settings, running_api, viewer_path
 
 pytestmark = pytest.mark.anyio

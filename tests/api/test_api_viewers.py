@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from omoide.domain import Scope
-from omoide.memory.turns import TurnInput
+from omoide.domain import Scope, TurnInput
 from tests.api.harness import Api, viewer_path
 
 pytestmark = pytest.mark.anyio

@@ -10,7 +10,8 @@ import typer
 from typer.testing import CliRunner
 
 from omoide.cli.keys import keys_app
-from omoide.keys import hash_secret, read_key_file
+from omoide.store.records.keys import hash_secret
+from omoide.store.sqlite.key_file import read_key_file
 
 
 @pytest.fixture

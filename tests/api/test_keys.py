@@ -14,18 +14,9 @@ from pydantic import SecretStr
 
 from omoide.config import Settings
 from omoide.errors import AccessDenied, ConfigError, InvalidInput, NotFound
-from omoide.keys import (
-    ALL_CHARACTERS,
-    ApiKey,
-    KeyFile,
-    KeyRing,
-    authorize,
-    check_characters,
-    environment_keys,
-    hash_secret,
-    parse_key_spec,
-    read_key_file,
-)
+from omoide.keys import KeyRing, authorize, environment_keys, parse_key_spec
+from omoide.store.records.keys import ALL_CHARACTERS, ApiKey, check_characters, hash_secret
+from omoide.store.sqlite.key_file import KeyFile, read_key_file
 
 pytestmark = pytest.mark.anyio
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)

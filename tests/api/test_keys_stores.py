@@ -15,7 +15,8 @@ import anyio
 import pytest
 
 from omoide.errors import InvalidInput, NotFound
-from omoide.keys import ALL_CHARACTERS, KeyRing, hash_secret
+from omoide.keys import KeyRing
+from omoide.store.records.keys import ALL_CHARACTERS, hash_secret
 from tests.server.key_backends import KEY_BACKENDS, KeyStores, open_key_stores
 
 pytestmark = pytest.mark.anyio

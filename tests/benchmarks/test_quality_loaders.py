@@ -26,7 +26,7 @@ from benchmarks.quality.longmemeval import (
     read_split,
     stratified_order,
 )
-from omoide.memory.turns import MAX_MESSAGE_CHARS
+from omoide.domain import MAX_MESSAGE_CHARS
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ from omoide.character.emotion_lexicon import (
     POSITIVE_LABELS,
 )
 from omoide.character.emotion_reading import read_emotion
-from omoide.character.profile import CharacterProfile
 from omoide.memory.emotions import Valence, valence_of
+from omoide.store.records.profile import CharacterProfile
 
 READS = [
     # Korean

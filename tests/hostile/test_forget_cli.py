@@ -16,7 +16,7 @@ from omoide.cli import app
 from omoide.clock import FixedClock
 from omoide.domain import TurnInput
 from omoide.embed.hashing import HashingEmbedder
-from omoide.memory.queue import DurableTurnQueue
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
 from omoide.stream.events import events_from_json
 from omoide.wiring import build
 from tests.api.harness import NOW, make_settings
@@ -41,9 +41,9 @@ async def _write(data: Path) -> None:
         await stream.end_stream(CHARACTER, "night-1", now=NOW - timedelta(days=1))
     finally:
         await built.aclose()
-    queue = DurableTurnQueue(settings.queue_path, clock=FixedClock(NOW))
+    queue = SqliteTurnQueue(settings.queue_path, clock=FixedClock(NOW))
     await queue.put([TurnInput(SCOPE, f"Queued: {MARKER} forever", "Noted!", user_name=NAME)])
-    queue.close()
+    await queue.close()
 
 
 @pytest.mark.anyio

@@ -20,7 +20,7 @@ from omoide.character import CharacterLibrary, CharacterState
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.memory.context import fact_line
-from omoide.stream.records import CommentEntry, LoggedComment, ViewerBatch
+from omoide.store.records.stream import CommentEntry, LoggedComment, ViewerBatch
 from omoide.stream.summaries import structured_viewer_summary
 from omoide.stream.viewer_prompt import viewer_batch_messages
 from tests.api.harness import NOW, Api, make_settings, read_events, running_api, viewer_path

@@ -12,7 +12,7 @@ from omoide.clock import FixedClock
 from omoide.domain import Scope, TurnInput, TurnState
 from omoide.errors import InvalidInput
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.store.queue import turn_from_json
+from omoide.store.queued_turns import turn_from_json
 from omoide.text_rules import check_id, id_problem, text_problem, without_refused
 from omoide.wiring import build
 from tests.api.harness import NOW, make_settings

@@ -14,8 +14,8 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.domain import MAX_METADATA_KEYS, Scope, TurnInput
-from omoide.memory.queue import DurableTurnQueue
-from omoide.store.queue import turn_to_json
+from omoide.store.queued_turns import turn_to_json
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
 from omoide.wiring import Omoide, build
 from tests.api.harness import NOW, make_settings
 from tests.hostile.forget_paths import EMBEDDER
@@ -72,7 +72,7 @@ async def test_the_embedded_queue_parks_it_and_drains_on(tmp_path: Path) -> None
 
 
 async def test_a_row_that_is_not_json_is_parked_and_blocks_no_forget(tmp_path: Path) -> None:
-    queue = DurableTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
+    queue = SqliteTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
     raw = apsw.Connection(str(tmp_path / "queue.sqlite3"))
     try:
         raw.execute(
@@ -85,7 +85,7 @@ async def test_a_row_that_is_not_json_is_parked_and_blocks_no_forget(tmp_path: P
         assert await queue.forget_viewer(SCOPE) == [good]
     finally:
         raw.close()
-        queue.close()
+        await queue.close()
 
 
 async def test_the_server_queue_parks_it_and_drains_on(

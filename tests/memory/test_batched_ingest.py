@@ -12,7 +12,7 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import Fact, Matrix, Scope, Vector
+from omoide.domain import Fact, Matrix, Scope, TurnInput, Vector
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import BackendUnavailable, InvalidInput
 from omoide.memory.fact_vectors import (
@@ -21,7 +21,7 @@ from omoide.memory.fact_vectors import (
     FactVectorCache,
     plan_calls,
 )
-from omoide.memory.turns import StoredTurn, TurnInput
+from omoide.memory.turns import StoredTurn
 from omoide.store.base import EpisodeFilter
 from omoide.wiring import Omoide, build
 

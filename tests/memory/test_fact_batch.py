@@ -22,6 +22,7 @@ from omoide.store.base import (
     CurrentFacts,
     FactChangeWrite,
     FactFilter,
+    FactSupersession,
     FactWrite,
     MemoryStore,
     TurnWrite,
@@ -143,9 +144,8 @@ class CountingStore:
                 text = f"{fact.text} (corrected)"
                 corrected = replace(fact, id=f"{fact.id}-corrected", text=text)
                 vector = (await HashingEmbedder(128).embed_documents([text]))[0]
-                await self.inner.supersede_fact(
-                    scope, fact.id, FactWrite(corrected, vector), at=START
-                )
+                change = FactSupersession(fact.id, FactWrite(corrected, vector), START)
+                await self.inner.write_fact_changes(scope.character_id, [change])
         return current
 
     async def write_fact_changes(
@@ -190,7 +190,7 @@ async def test_a_viewer_past_the_limit_is_left_to_the_per_turn_path(tmp_path: Pa
         turns = await batch_turns(app, [(MINJUN, "I love piano"), (YUKI, "I hate chess")])
         store = CountingStore(app.store)
         kept = await keep_batch(
-            store,  # type: ignore[arg-type]
+            store,
             "haru",
             turns,
             limit=1,  # MINJUN has two current facts, YUKI one
@@ -224,7 +224,7 @@ async def test_a_fact_changed_between_read_and_write_leaves_the_batch_unwritten(
         store = CountingStore(app.store)
         store.between = [MINJUN]  # "likes tea" is corrected before the batch writes
         kept = await keep_batch(
-            store,  # type: ignore[arg-type]
+            store,
             "haru",
             turns,
             limit=256,

@@ -12,10 +12,9 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import MAX_MESSAGE_CHARS, Scope
+from omoide.domain import MAX_MESSAGE_CHARS, Scope, TurnInput
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import InvalidInput
-from omoide.memory.turns import TurnInput
 from omoide.store.base import EpisodeFilter
 from omoide.wiring import Omoide, build
 from tests.memory.long_texts import NEEDLE, NEEDLE_WORD, mixed_language_text

@@ -11,10 +11,16 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import FactCategory, Scope, ScoringMethod, TrustState
+from omoide.domain import (
+    FactCategory,
+    Scope,
+    ScoringMethod,
+    TrustState,
+    TurnInput,
+    TurnState,
+)
 from omoide.embed.failing import FailingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.memory.turns import TurnInput, TurnState
 from omoide.store.base import EpisodeFilter
 from omoide.store.keywords import cached_word_count
 from omoide.store.sqlite.connection import open_connection
@@ -174,7 +180,7 @@ async def test_decay_archives_faded_memories_and_purge_leaves_tombstones(app: Om
         "haru", now=START + timedelta(days=21), purge_archived_before=START + timedelta(days=21)
     )
     assert purged.purged == 1
-    tombstones = await app.store.list_tombstones(MINJUN)
+    tombstones = (await app.store.export_scope(MINJUN)).tombstones
     assert [tombstone.memory_id for tombstone in tombstones] == [faded.episode_id]
 
 

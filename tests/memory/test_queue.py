@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.domain import Scope
-from omoide.memory.queue import DurableTurnQueue, turn_from_json, turn_to_json
-from omoide.memory.turns import TurnInput, TurnState
+from omoide.domain import Scope, TurnInput, TurnState
+from omoide.store.queued_turns import turn_from_json, turn_to_json
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 
@@ -36,7 +36,7 @@ def test_turn_json_round_trip_is_exact() -> None:
 
 @pytest.mark.anyio
 async def test_put_stamps_time_and_id_and_take_returns_in_order(tmp_path: Path) -> None:
-    queue = DurableTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
+    queue = SqliteTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
     accepted = await queue.put([make_turn("first"), make_turn("second", "seoyeon")])
     assert [turn.timestamp for turn in accepted] == [NOW, NOW]
     assert all(turn.turn_id for turn in accepted)
@@ -44,12 +44,12 @@ async def test_put_stamps_time_and_id_and_take_returns_in_order(tmp_path: Path) 
     assert [queued.turn for queued in taken] == accepted
     await queue.done([taken[0].job_id])
     assert [q.turn.user_message for q in await queue.take(10)] == ["second"]
-    queue.close()
+    await queue.close()
 
 
 @pytest.mark.anyio
 async def test_failed_turns_are_parked_not_dropped(tmp_path: Path) -> None:
-    queue = DurableTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
+    queue = SqliteTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
     await queue.put([make_turn("keep me")])
     (job,) = await queue.take(1)
     for _ in range(3):
@@ -59,7 +59,7 @@ async def test_failed_turns_are_parked_not_dropped(tmp_path: Path) -> None:
     await queue.retry_later([job.job_id], error="invalid turn", park=True)
     assert await queue.take(5) == []
     assert await queue.counts() == {"pending": 0, "failed": 1}
-    queue.close()
+    await queue.close()
 
 
 def test_accepted_turns_survive_a_killed_process(tmp_path: Path) -> None:
@@ -71,11 +71,11 @@ def test_accepted_turns_survive_a_killed_process(tmp_path: Path) -> None:
         from pathlib import Path
         from omoide.clock import FixedClock
         from omoide.domain import Scope
-        from omoide.memory.queue import DurableTurnQueue
-        from omoide.memory.turns import TurnInput
+        from omoide.store.sqlite.turn_queue import SqliteTurnQueue
+        from omoide.domain import TurnInput
 
         async def main():
-            queue = DurableTurnQueue(Path({str(path)!r}), clock=FixedClock(datetime.now(UTC)))
+            queue = SqliteTurnQueue(Path({str(path)!r}), clock=FixedClock(datetime.now(UTC)))
             for index in range(20):
                 await queue.put([TurnInput(Scope("haru", "u"), f"turn {{index}}")])
             print("accepted", flush=True)
@@ -91,9 +91,9 @@ def test_accepted_turns_survive_a_killed_process(tmp_path: Path) -> None:
     assert result.returncode == -9
 
     async def check() -> list[str]:
-        queue = DurableTurnQueue(path, clock=FixedClock(NOW))
+        queue = SqliteTurnQueue(path, clock=FixedClock(NOW))
         taken = await queue.take(100)
-        queue.close()
+        await queue.close()
         return [queued.turn.user_message for queued in taken]
 
     import anyio
@@ -105,7 +105,7 @@ def test_accepted_turns_survive_a_killed_process(tmp_path: Path) -> None:
 async def test_a_viewers_queued_turns_parked_too_are_listed_and_forgotten(
     tmp_path: Path,
 ) -> None:
-    queue = DurableTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
+    queue = SqliteTurnQueue(tmp_path / "queue.sqlite3", clock=FixedClock(NOW))
     mine = await queue.put([make_turn("first"), make_turn("parked")])
     (theirs,) = await queue.put([make_turn("other viewer", "seoyeon")])
     parked = (await queue.take(2))[1]
@@ -116,4 +116,4 @@ async def test_a_viewers_queued_turns_parked_too_are_listed_and_forgotten(
     assert [q.turn for q in await queue.take(10)] == [theirs]
     await queue.scrub()
     assert b"parked" not in (tmp_path / "queue.sqlite3").read_bytes()
-    queue.close()
+    await queue.close()

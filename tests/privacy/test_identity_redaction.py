@@ -7,13 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from omoide.character.identity_store import (
-    FieldChange,
-    IdentityVersion,
-    PendingChange,
-    RefusedField,
-)
-from omoide.character.profile import MAX_LIST_ITEMS, PROTECTED_FIELDS, CharacterProfile
 from omoide.privacy.identity_redaction import (
     TEXT_FIELDS,
     redact_change,
@@ -22,6 +15,8 @@ from omoide.privacy.identity_redaction import (
     redact_version,
 )
 from omoide.privacy.redaction import REDACTED, Redactor, ViewerWords
+from omoide.store.records.identity import FieldChange, IdentityVersion, PendingChange, RefusedField
+from omoide.store.records.profile import MAX_LIST_ITEMS, PROTECTED_FIELDS, CharacterProfile
 
 REDACTOR = Redactor(ViewerWords(frozenset({"Mo"}), ("I adore Zorbla plushies so much",)))
 AT = datetime(2026, 5, 1, tzinfo=UTC)

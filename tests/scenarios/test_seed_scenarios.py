@@ -10,8 +10,7 @@ import pytest
 
 from omoide.clock import FixedClock
 from omoide.config import Settings
-from omoide.domain import FactCategory, Scope
-from omoide.memory.turns import TurnState
+from omoide.domain import FactCategory, Scope, TurnState
 from omoide.wiring import Omoide, build
 
 START = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)

@@ -16,9 +16,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from omoide.keys import KeyFile, KeyStore
+from omoide.keys import KeyStore
 from omoide.store.server.database import Database
 from omoide.store.server.keys import PostgresKeyStore
+from omoide.store.sqlite.key_file import KeyFile
 from tests.stream.growth_backends import open_growth_database, server_namespace
 
 KEY_BACKENDS = ("file", "server")

@@ -8,7 +8,7 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.store.server import ServerConfig, ServerMemoryStore
-from tests.store.builders import at, fact, fact_write
+from tests.store.builders import add_facts, at, fact, fact_write
 
 pytestmark = pytest.mark.anyio
 
@@ -27,7 +27,7 @@ async def stored_rows(config: ServerConfig) -> list[tuple[str, str]]:
 async def test_a_forgotten_viewers_digests_leave_no_row(
     server_store: ServerMemoryStore, config: ServerConfig
 ) -> None:
-    await server_store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
+    await add_facts(server_store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     await server_store.delete_fact(VIEWER, "f1", reason="wrong", at=at(1), digests=DIGESTS)
     assert await stored_rows(config) == [(DIGESTS[0], "f1"), (DIGESTS[1], "f1")]
 

@@ -20,8 +20,8 @@ from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.errors import Conflict
 from omoide.metrics import Metrics
+from omoide.store.records.stream import CommentEntry
 from omoide.store.server.growth import PostgresGrowthStore
-from omoide.stream.records import CommentEntry
 from tests.server.servers import LocalServers
 from tests.store.backends import with_search_path
 from tests.stream.growth_backends import open_growth_database
@@ -49,7 +49,7 @@ def comment(viewer: str, text: str) -> CommentEntry:
 
 def identity(store: PostgresGrowthStore) -> IdentityService:
     return IdentityService(
-        store=store,
+        store=store.identity,
         characters=CharacterLibrary([]),
         policy=IdentityPolicy(auto_apply=True, max_list_changes=100),
         clock=FixedClock(START),
@@ -75,7 +75,7 @@ async def test_two_writers_racing_for_version_numbers_never_share_one(
             for writer, store in enumerate(instances):
                 group.start_soon(propose, store, 2 * round_number + writer)
 
-    versions = await instances[0].list_versions("haru")
+    versions = await instances[0].identity.list_versions("haru")
     numbers = [version.number for version in versions]
     assert numbers == list(range(len(numbers))), "numbered 0, 1, 2, ... with no gap or twin"
     applied = [version.profile.likes[-1] for version in versions[1:]]

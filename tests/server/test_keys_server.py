@@ -24,8 +24,9 @@ from omoide.cli.keys import keys_app
 from omoide.config import Settings
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import ConfigError
-from omoide.keys import DATABASE_SOURCE, KeyStore
+from omoide.keys import KeyStore
 from omoide.store.base import EmbeddingInfo
+from omoide.store.records.keys import DATABASE_SOURCE
 from omoide.store.server.keys import PostgresKeyStore
 from omoide.wiring import open_key_store
 from tests.api.harness import make_settings, running_api, viewer_path

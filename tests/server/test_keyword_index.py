@@ -24,7 +24,7 @@ from omoide.store.server.points import KEYWORDS
 from omoide.store.server.scopes import scope_key
 from omoide.store.server.sparse import document_terms
 from tests.server.servers import LocalServers
-from tests.store.builders import EMBEDDING, fact, fact_write, unit
+from tests.store.builders import EMBEDDING, add_facts, fact, fact_write, unit
 
 pytestmark = pytest.mark.anyio
 
@@ -55,7 +55,7 @@ async def index_like_an_older_omoide(
 ) -> None:
     """Store one fact, then give its point the keyword vector of the analysis before
     stemming and record that version, as an omoide of that version would have left it."""
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
     rows = await store.engines.database.fetch_all("SELECT internal_id FROM facts WHERE id = 'f1'")
     unstemmed = document_terms(scope_key(VIEWER), FACT_TEXT, stem_words=False)
     client = AsyncQdrantClient(url=servers.qdrant_url, check_compatibility=False)
@@ -86,7 +86,7 @@ def run_command(config: ServerConfig, *arguments: str) -> Result:
 async def test_a_new_store_records_the_current_analyzer_and_is_in_step(
     server_store: ServerMemoryStore,
 ) -> None:
-    await server_store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
+    await add_facts(server_store, VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
 
     report = await check_drift(server_store.engines)
 
@@ -121,7 +121,7 @@ async def test_an_older_keyword_index_is_drift_until_reindexed(
 async def test_a_store_with_records_and_no_recorded_analyzer_is_stale(
     server_store: ServerMemoryStore, config: ServerConfig
 ) -> None:
-    await server_store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
+    await add_facts(server_store, VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
     await set_recorded(server_store.engines.database, None)
 
     reopened = await open_server_store(config, embedding=EMBEDDING)
@@ -173,7 +173,7 @@ async def test_opening_a_stale_store_warns_and_still_serves(
 async def test_opening_a_current_store_does_not_warn(
     server_store: ServerMemoryStore, config: ServerConfig, caplog: pytest.LogCaptureFixture
 ) -> None:
-    await server_store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
+    await add_facts(server_store, VIEWER, [fact_write(fact(VIEWER, "f1", FACT_TEXT), unit(0))])
 
     with caplog.at_level(logging.WARNING, logger=CONNECT_LOGGER):
         reopened = await open_server_store(config, embedding=EMBEDDING)

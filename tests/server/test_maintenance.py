@@ -17,7 +17,7 @@ from omoide.store.server import Engines, ServerConfig, ServerMemoryStore
 from omoide.store.server.maintenance import check_drift, reindex, repair_drift
 from omoide.store.server.scopes import scope_key
 from tests.server.servers import LocalServers
-from tests.store.builders import episode, fact, fact_write, turn, unit
+from tests.store.builders import add_facts, episode, fact, fact_write, turn, unit
 
 pytestmark = pytest.mark.anyio
 
@@ -34,7 +34,7 @@ async def fill(store: ServerMemoryStore) -> None:
             turn(episode(OTHER, "e3", "blue sky"), unit(2)),
         ],
     )
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "likes apples"), unit(3))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "likes apples"), unit(3))])
 
 
 async def internal_id(engines: Engines, episode_id: str) -> int:

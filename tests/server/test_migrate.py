@@ -19,11 +19,13 @@ from omoide.store.server.sqlite_source import open_sqlite_source
 from omoide.store.sqlite import open_sqlite_store
 from tests.store.builders import (
     EMBEDDING,
+    add_facts,
     at,
     emotion,
     episode,
     fact,
     fact_write,
+    supersede_fact,
     turn,
     unit,
 )
@@ -59,17 +61,18 @@ async def embedded_store(path: Path) -> None:
         )
         await store.write_turns("aoi", [turn(episode(ELSEWHERE, "e6", "aoi's viewer"), unit(4))])
         await store.archive_episodes(VIEWER, ["e1"], at=at(5))
-        await store.add_facts(
-            VIEWER, [fact_write(fact(VIEWER, "f1", "likes LoL", sources=("e1",)))]
+        await add_facts(
+            store, VIEWER, [fact_write(fact(VIEWER, "f1", "likes LoL", sources=("e1",)))]
         )
-        await store.supersede_fact(
+        await supersede_fact(
+            store,
             VIEWER,
             "f1",
             fact_write(fact(VIEWER, "f2", "likes Deadlock", sources=("e2",))),
             at=at(6),
         )
         diary = fact(CHARACTER, "d1", "played with minjun and sora", sources=("e2", "e4"))
-        await store.add_facts(CHARACTER, [fact_write(diary, unit(5))])
+        await add_facts(store, CHARACTER, [fact_write(diary, unit(5))])
         await store.delete_episode(OTHER, "e5", reason="viewer asked", at=at(7))
         await store.record_recalls(VIEWER, episode_ids=["e2"], fact_ids=["f2"], at=at(8))
     finally:

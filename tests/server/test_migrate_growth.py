@@ -15,7 +15,6 @@ import apsw
 import pytest
 
 from omoide.character.identity import IdentityPolicy, IdentityService
-from omoide.character.identity_store import ChangeStatus
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -23,13 +22,13 @@ from omoide.domain import Episode, Scope, ScoringMethod
 from omoide.embed.hashing import HashingEmbedder
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, MemoryStore, TurnWrite
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.records.identity import ChangeStatus
+from omoide.store.records.stream import CommentEntry, LoggedComment, diary_episode_id
 from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.server.database import Database
 from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.sqlite_source import open_sqlite_source
-from omoide.stream.diary import diary_episode_id
-from omoide.stream.records import CommentEntry, LoggedComment
+from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.service import GrowthStore
 from omoide.wiring import build
 from tests.server.servers import LocalServers
@@ -49,7 +48,7 @@ JOB_COLUMNS = "stream_id, number, reason, from_seq, to_seq, episode_id"
 
 def identity(store: GrowthStore) -> IdentityService:
     return IdentityService(
-        store=store,
+        store=store.identity,
         characters=CharacterLibrary([]),
         policy=IdentityPolicy(),
         clock=FixedClock(START),
@@ -129,7 +128,7 @@ async def _half_written_job(path: Path, store: MemoryStore) -> str:
         await store.write_turns(HARU, [TurnWrite(Scope(HARU), episode, None, None)])
         return episode.id
     finally:
-        growth.close()
+        await growth.close()
 
 
 def source_jobs(path: Path) -> list[tuple[object, ...]]:
@@ -221,12 +220,11 @@ async def test_migrate_copies_identity_and_stream_logs_so_rollback_works_after(
     store = await open_server_store(config, embedding=made.embedding)
     target = PostgresGrowthStore(store.engines.database, clock=FixedClock(START))
     try:
-        versions = await source.list_versions(HARU)
-        assert await target.list_versions(HARU) == versions
-        assert await target.list_changes(HARU, status=None) == await source.list_changes(
-            HARU, status=None
-        )
-        (pending,) = await target.list_changes(HARU, status=ChangeStatus.PENDING)
+        versions = await source.identity.list_versions(HARU)
+        assert await target.identity.list_versions(HARU) == versions
+        changes = await source.identity.list_changes(HARU, status=None)
+        assert await target.identity.list_changes(HARU, status=None) == changes
+        (pending,) = await target.identity.list_changes(HARU, status=ChangeStatus.PENDING)
         assert pending.id == made.pending_change
         await same_stream_records(source, target)
         (half_written,) = [job for job in expected_jobs if job[:2] == ("s2", 1)]
@@ -239,7 +237,7 @@ async def test_migrate_copies_identity_and_stream_logs_so_rollback_works_after(
         approved = await service.approve(HARU, made.pending_change, at=START + timedelta(hours=1))
         rolled = await service.rollback(HARU, 0, at=START + timedelta(hours=2))
     finally:
-        source.close()
+        await source.close()
         await store.close()
     assert approved.number == 2
     assert approved.profile.likes == (*versions[0].profile.likes, "ramen", "games")

@@ -11,12 +11,14 @@ from pathlib import Path
 import anyio
 import pytest
 
-from omoide.keys import DATABASE_SOURCE, ApiKey, KeyFile, KeyRing, hash_secret
+from omoide.keys import KeyRing
 from omoide.store.base import EmbeddingInfo
+from omoide.store.records.keys import DATABASE_SOURCE, ApiKey, hash_secret
 from omoide.store.server import ServerConfig
 from omoide.store.server.keys import PostgresKeyStore, open_postgres_key_store
 from omoide.store.server.migrate import migrate_sqlite
 from omoide.store.sqlite import open_sqlite_store
+from omoide.store.sqlite.key_file import KeyFile
 from tests.api.harness import running_api, viewer_path
 from tests.server.servers import LocalServers
 from tests.server.test_keys_server import (

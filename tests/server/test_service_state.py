@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from omoide.character.state import CharacterState
 from omoide.clock import FixedClock
-from omoide.domain import Scope
+from omoide.domain import Scope, TurnInput
 from omoide.errors import InvalidInput
-from omoide.memory.queue import DurableTurnQueue, TurnQueue
-from omoide.memory.turns import TurnInput
+from omoide.memory.queue import TurnQueue
+from omoide.store.records.character_state import CharacterState
 from omoide.store.server import Engines
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
 from tests.store.builders import at
 
 pytestmark = pytest.mark.anyio
@@ -121,7 +121,7 @@ def test_both_queues_implement_the_turn_queue_protocol_exactly() -> None:
         for name, member in inspect.getmembers(TurnQueue, inspect.isfunction)
         if not name.startswith("_")
     }
-    for implementation in (DurableTurnQueue, PostgresTurnQueue):
+    for implementation in (SqliteTurnQueue, PostgresTurnQueue):
         for name in protocol:
             expected = inspect.signature(getattr(TurnQueue, name))
             actual = inspect.signature(getattr(implementation, name))

@@ -10,11 +10,10 @@ from pydantic import SecretStr
 
 from omoide.character.identity import OutcomeStatus
 from omoide.config import Settings, load_settings
-from omoide.domain import Scope
+from omoide.domain import Scope, TurnInput
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import ConfigError
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.memory.turns import TurnInput
 from omoide.store.base import EmbeddingInfo, EpisodeFilter
 from omoide.store.server import ServerMemoryStore
 from omoide.store.server.growth import PostgresGrowthStore

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -15,10 +15,18 @@ from omoide.domain import (
     FactCategory,
     MetadataValue,
     Scope,
+    Tombstone,
     TrustState,
     Vector,
 )
-from omoide.store.base import EmbeddingInfo, FactWrite, TurnWrite
+from omoide.store.base import (
+    EmbeddingInfo,
+    FactSupersession,
+    FactUpdate,
+    FactWrite,
+    MemoryStore,
+    TurnWrite,
+)
 
 DIMENSIONS = 8
 EMBEDDING = EmbeddingInfo(model_name="test-embedder-v1", dimensions=DIMENSIONS)
@@ -134,3 +142,28 @@ def fact(
 
 def fact_write(item: Fact, vector: Vector | None = None) -> FactWrite:
     return FactWrite(fact=item, vector=text_vector(item.text) if vector is None else vector)
+
+
+# --- facts change only through write_fact_changes: one change of each kind ------------
+async def add_facts(store: MemoryStore, scope: Scope, writes: Sequence[FactWrite]) -> None:
+    """Add facts of ``scope``'s character (each stored in its own fact's scope)."""
+    await store.write_fact_changes(scope.character_id, list(writes))
+
+
+async def update_fact(store: MemoryStore, fact: Fact) -> None:
+    """Replace a stored fact's fields, same id and text."""
+    await store.write_fact_changes(fact.scope.character_id, [FactUpdate(fact)])
+
+
+async def supersede_fact(
+    store: MemoryStore, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
+) -> Fact:
+    """Close ``old_fact_id`` and add ``replacement`` linked to it; the replacement stored."""
+    change = FactSupersession(old_fact_id, replacement, at)
+    await store.write_fact_changes(scope.character_id, [change])
+    return await store.get_fact(scope, replacement.fact.id)
+
+
+async def tombstones(store: MemoryStore, scope: Scope) -> list[Tombstone]:
+    """The tombstones ``scope`` keeps, as its export shows them."""
+    return list((await store.export_scope(scope)).tombstones)

@@ -110,12 +110,6 @@ async def test_names_are_exported_and_forgotten_with_the_viewer(store: MemorySto
     ]
 
 
-async def test_clearing_a_character_forgets_its_names(store: MemoryStore) -> None:
-    await store.write_turns("haru", [named(SATO, "e1", "佐藤", 1)])
-    await store.clear_character("haru", reason="reset", at=at(2))
-    assert await store.list_display_names(SATO) == []
-
-
 @pytest.mark.parametrize("name", ["", "   ", "x" * 257, "a\x00b", "two\nlines"])
 async def test_a_bad_name_is_refused_and_nothing_is_written(store: MemoryStore, name: str) -> None:
     with pytest.raises(InvalidInput):

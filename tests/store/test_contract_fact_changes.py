@@ -1,7 +1,7 @@
 """Contract: a batch of fact changes, and scopes' current facts read with their vectors.
 
-``write_fact_changes`` must be indistinguishable from the single-change calls made one
-after the other: the tests apply the same changes both ways, each on a store of its own,
+``write_fact_changes`` of a batch must be indistinguishable from one call per change, made
+one after the other: the tests apply the same changes both ways, each on a store of its own,
 and compare everything a reader can see. A failing change leaves nothing of its call.
 ``current_facts`` must return what ``list_facts`` calls current, oldest first, with the
 vectors exactly as they were given (they are deliberately not unit length).
@@ -26,7 +26,17 @@ from omoide.store.base import (
     Hit,
     MemoryStore,
 )
-from tests.store.builders import DIMENSIONS, at, episode, fact, text_vector, turn
+from tests.store.builders import (
+    DIMENSIONS,
+    add_facts,
+    at,
+    episode,
+    fact,
+    supersede_fact,
+    text_vector,
+    turn,
+    update_fact,
+)
 from tests.store.conftest import StoreFactory
 
 pytestmark = pytest.mark.anyio
@@ -71,17 +81,17 @@ def contradicted(item: Fact) -> FactUpdate:
 
 
 async def apply_singly(store: MemoryStore, changes: Sequence[FactChangeWrite]) -> None:
-    """The same changes through the single-change methods, one call each."""
+    """The same changes one call each."""
     for change in changes:
         match change:
             case FactWrite():
-                await store.add_facts(change.fact.scope, [change])
+                await add_facts(store, change.fact.scope, [change])
             case FactUpdate():
-                await store.update_fact(change.fact.scope, change.fact, vector=None)
+                await update_fact(store, change.fact)
             case FactSupersession():
                 scope = change.replacement.fact.scope
-                await store.supersede_fact(
-                    scope, change.old_fact_id, change.replacement, at=change.at
+                await supersede_fact(
+                    store, scope, change.old_fact_id, change.replacement, at=change.at
                 )
 
 
@@ -124,7 +134,7 @@ async def with_history(store: MemoryStore) -> MemoryStore:
         [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2")), turn(episode(OTHER, "e3"))],
     )
     for item in EXISTING:
-        await store.add_facts(item.scope, [add(item)])
+        await add_facts(store, item.scope, [add(item)])
     return store
 
 
@@ -190,8 +200,8 @@ async def test_current_facts_come_oldest_first_with_their_stored_vectors(
         new(VIEWER, "f_a", "likes cake", 5),
         new(VIEWER, "f_c", "likes snow", 1),
     ]
-    await store.add_facts(VIEWER, [add(item) for item in items[:2]])
-    await store.add_facts(VIEWER, [add(item) for item in items[2:]])
+    await add_facts(store, VIEWER, [add(item) for item in items[:2]])
+    await add_facts(store, VIEWER, [add(item) for item in items[2:]])
 
     current = (await store.current_facts([VIEWER], limit=10))[VIEWER]
 
@@ -203,11 +213,11 @@ async def test_current_facts_come_oldest_first_with_their_stored_vectors(
 
 async def test_superseded_and_contradicted_facts_are_not_current(store: MemoryStore) -> None:
     items = [new(VIEWER, f"f{index}", f"likes thing{index}", index) for index in range(4)]
-    await store.add_facts(VIEWER, [add(item) for item in items])
-    await store.supersede_fact(VIEWER, "f0", add(new(VIEWER, "f9", "likes more", 9)), at=at(9))
-    await store.update_fact(VIEWER, contradicted(items[1]).fact, vector=None)
+    await add_facts(store, VIEWER, [add(item) for item in items])
+    await supersede_fact(store, VIEWER, "f0", add(new(VIEWER, "f9", "likes more", 9)), at=at(9))
+    await update_fact(store, contradicted(items[1]).fact)
     closed = dataclasses.replace(items[2], valid_to=at(8))  # closed, yet neither superseded
-    await store.update_fact(VIEWER, closed, vector=None)  # nor contradicted: as list_facts
+    await update_fact(store, closed)  # nor contradicted: as list_facts
 
     current = (await store.current_facts([VIEWER], limit=10))[VIEWER]
 
@@ -219,12 +229,12 @@ async def test_superseded_and_contradicted_facts_are_not_current(store: MemorySt
 
 
 async def test_a_scope_above_the_limit_maps_to_none(store: MemoryStore) -> None:
-    await store.add_facts(
-        VIEWER, [add(new(VIEWER, f"v{index}", "likes tea")) for index in range(4)]
+    await add_facts(
+        store, VIEWER, [add(new(VIEWER, f"v{index}", "likes tea")) for index in range(4)]
     )
-    await store.supersede_fact(VIEWER, "v0", add(new(VIEWER, "v9", "likes coffee")), at=at(1))
-    await store.update_fact(VIEWER, contradicted(new(VIEWER, "v1", "likes tea")).fact, vector=None)
-    await store.add_facts(OTHER, [add(new(OTHER, "o0", "likes tea"))])
+    await supersede_fact(store, VIEWER, "v0", add(new(VIEWER, "v9", "likes coffee")), at=at(1))
+    await update_fact(store, contradicted(new(VIEWER, "v1", "likes tea")).fact)
+    await add_facts(store, OTHER, [add(new(OTHER, "o0", "likes tea"))])
 
     at_limit = await store.current_facts([VIEWER, OTHER], limit=3)
     above = await store.current_facts([VIEWER, OTHER], limit=2)
@@ -241,7 +251,7 @@ async def test_a_scope_above_the_limit_maps_to_none(store: MemoryStore) -> None:
 
 
 async def test_a_scope_never_written_has_no_current_facts(store: MemoryStore) -> None:
-    await store.add_facts(OTHER, [add(new(OTHER, "o0", "likes tea"))])
+    await add_facts(store, OTHER, [add(new(OTHER, "o0", "likes tea"))])
 
     found = await store.current_facts([VIEWER, STRANGER_WIDE], limit=5)
 
@@ -261,8 +271,10 @@ async def test_current_facts_keep_scopes_apart(store: MemoryStore) -> None:
         (STRANGER, "stranger"),
         (STRANGER_WIDE, "stranger_wide"),
     ]:
-        await store.add_facts(
-            scope, [add(new(scope, f"{name}{index}", "likes tea", index)) for index in range(2)]
+        await add_facts(
+            store,
+            scope,
+            [add(new(scope, f"{name}{index}", "likes tea", index)) for index in range(2)],
         )
 
     found = await store.current_facts([VIEWER, CHARACTER, VIEWER, STRANGER_WIDE], limit=5)
@@ -281,7 +293,7 @@ async def test_current_facts_keep_scopes_apart(store: MemoryStore) -> None:
 
 
 async def test_current_facts_refuse_a_negative_limit(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [add(new(VIEWER, "v0", "likes tea"))])
+    await add_facts(store, VIEWER, [add(new(VIEWER, "v0", "likes tea"))])
     with pytest.raises(InvalidInput):
         await store.current_facts([VIEWER], limit=-1)
     assert await store.current_facts([], limit=5) == {}
@@ -399,7 +411,7 @@ async def test_a_failing_change_leaves_nothing_of_its_batch(
 async def test_a_change_of_another_character_is_refused_with_nothing_written(
     store: MemoryStore, foreign: FactChangeWrite
 ) -> None:
-    await store.add_facts(STRANGER_WIDE, [add(new(STRANGER_WIDE, "s0", "likes tea"))])
+    await add_facts(store, STRANGER_WIDE, [add(new(STRANGER_WIDE, "s0", "likes tea"))])
     await with_history(store)
     before = await seen(store, ALL_IDS)
 

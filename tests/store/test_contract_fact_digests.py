@@ -11,7 +11,7 @@ import pytest
 from omoide.domain import MemoryKind, Scope
 from omoide.errors import InvalidInput
 from omoide.store.base import FactFilter, MemoryStore
-from tests.store.builders import at, fact, fact_write
+from tests.store.builders import add_facts, at, fact, fact_write, tombstones
 
 pytestmark = pytest.mark.anyio
 
@@ -25,7 +25,7 @@ UNKNOWN = "a" * 32
 
 
 async def delete_with_digests(store: MemoryStore, scope: Scope, fact_id: str) -> None:
-    await store.add_facts(scope, [fact_write(fact(scope, fact_id, "lives in Seoul"))])
+    await add_facts(store, scope, [fact_write(fact(scope, fact_id, "lives in Seoul"))])
     await store.delete_fact(
         scope, fact_id, reason="wrong", at=at(5), digests=[TEXT_DIGEST, SLOT_DIGEST]
     )
@@ -33,7 +33,7 @@ async def delete_with_digests(store: MemoryStore, scope: Scope, fact_id: str) ->
 
 async def test_a_deleted_facts_digests_are_found_in_its_scope_only(store: MemoryStore) -> None:
     await delete_with_digests(store, VIEWER, "f1")
-    await store.add_facts(OTHER_CHARACTER, [fact_write(fact(OTHER_CHARACTER, "f2", "x"))])
+    await add_facts(store, OTHER_CHARACTER, [fact_write(fact(OTHER_CHARACTER, "f2", "x"))])
 
     asked = [UNKNOWN, SLOT_DIGEST, TEXT_DIGEST, SLOT_DIGEST]
     assert await store.deleted_fact_digests(VIEWER, asked) == {TEXT_DIGEST, SLOT_DIGEST}
@@ -44,7 +44,7 @@ async def test_a_deleted_facts_digests_are_found_in_its_scope_only(store: Memory
 
 
 async def test_a_deletion_without_digests_leaves_none(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(5))
     assert await store.deleted_fact_digests(VIEWER, [TEXT_DIGEST]) == set()
 
@@ -53,7 +53,7 @@ async def test_the_same_digest_from_two_deletions_is_found_once(store: MemorySto
     await delete_with_digests(store, VIEWER, "f1")
     await delete_with_digests(store, VIEWER, "f2")
     assert await store.deleted_fact_digests(VIEWER, [TEXT_DIGEST]) == {TEXT_DIGEST}
-    assert [t.memory_id for t in await store.list_tombstones(VIEWER)] == ["f1", "f2"]
+    assert [t.memory_id for t in await tombstones(store, VIEWER)] == ["f1", "f2"]
 
 
 @pytest.mark.parametrize(
@@ -70,18 +70,18 @@ async def test_the_same_digest_from_two_deletions_is_found_once(store: MemorySto
 async def test_anything_but_hex_digests_is_refused_and_nothing_deleted(
     store: MemoryStore, digests: list[str]
 ) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     with pytest.raises(InvalidInput, match="digest"):
         await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(5), digests=digests)
     with pytest.raises(InvalidInput, match="digest"):
         await store.deleted_fact_digests(VIEWER, digests)
     assert [f.id for f in await store.list_facts(VIEWER, where=FactFilter())] == ["f1"]
-    assert await store.list_tombstones(VIEWER) == []
+    assert await tombstones(store, VIEWER) == []
 
 
 async def test_tombstones_and_exports_show_no_digest(store: MemoryStore) -> None:
     await delete_with_digests(store, VIEWER, "f1")
-    (tombstone,) = await store.list_tombstones(VIEWER)
+    (tombstone,) = await tombstones(store, VIEWER)
     assert (tombstone.memory_id, tombstone.kind) == ("f1", MemoryKind.FACT)
     shown = repr(await store.export_scope(VIEWER))
     assert TEXT_DIGEST not in shown
@@ -96,19 +96,5 @@ async def test_forgetting_a_viewer_removes_its_digests_only(store: MemoryStore) 
 
     assert await store.deleted_fact_digests(VIEWER, [TEXT_DIGEST, SLOT_DIGEST]) == set()
     assert await store.deleted_fact_digests(OTHER, [TEXT_DIGEST]) == {TEXT_DIGEST}
-    kinds = [t.kind for t in await store.list_tombstones(VIEWER)]
+    kinds = [t.kind for t in await tombstones(store, VIEWER)]
     assert kinds == [MemoryKind.FACT]  # the deleted fact's tombstone stays: id and time
-
-
-async def test_clearing_a_character_removes_the_digests_of_every_scope(
-    store: MemoryStore,
-) -> None:
-    await delete_with_digests(store, VIEWER, "f1")
-    await delete_with_digests(store, CHARACTER, "f2")
-    await delete_with_digests(store, OTHER_CHARACTER, "f3")
-
-    await store.clear_character("haru", reason="reset", at=at(9))
-
-    for scope in (VIEWER, CHARACTER):
-        assert await store.deleted_fact_digests(scope, [TEXT_DIGEST]) == set()
-    assert await store.deleted_fact_digests(OTHER_CHARACTER, [TEXT_DIGEST]) == {TEXT_DIGEST}

@@ -9,7 +9,18 @@ import pytest
 from omoide.domain import FactCategory, Scope, TrustState
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import FactFilter, FactWrite, MemoryStore
-from tests.store.builders import at, blend, episode, fact, fact_write, turn, unit
+from tests.store.builders import (
+    add_facts,
+    at,
+    blend,
+    episode,
+    fact,
+    fact_write,
+    supersede_fact,
+    turn,
+    unit,
+    update_fact,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -21,7 +32,7 @@ CHARACTER = Scope("haru")
 async def test_added_fact_reads_back_unchanged(store: MemoryStore) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
     written = fact(VIEWER, "f1", "Deadlock好き", sources=("e2", "e1"))
-    await store.add_facts(VIEWER, [fact_write(written)])
+    await add_facts(store, VIEWER, [fact_write(written)])
 
     assert await store.get_fact(VIEWER, "f1") == written
     assert await store.list_facts(VIEWER, where=FactFilter()) == [written]
@@ -33,17 +44,17 @@ async def test_a_facts_slot_and_terms_read_back_and_change(store: MemoryStore) -
         slot="plan:interview",
         terms=("来週の水曜日", "面接"),
     )
-    await store.add_facts(VIEWER, [fact_write(written)])
+    await add_facts(store, VIEWER, [fact_write(written)])
     assert await store.get_fact(VIEWER, "f1") == written
     (current,) = (await store.current_facts([VIEWER], limit=10))[VIEWER].facts  # type: ignore[union-attr]
     assert (current.slot, current.terms) == ("plan:interview", ("来週の水曜日", "面接"))
     changed = dataclasses.replace(written, slot=None, terms=())
-    await store.update_fact(VIEWER, changed, vector=None)
+    await update_fact(store, changed)
     assert await store.get_fact(VIEWER, "f1") == changed
 
 
 async def test_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs"))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
     with pytest.raises(NotFound):
         await store.get_fact(VIEWER, "theirs")
     with pytest.raises(NotFound):
@@ -51,24 +62,19 @@ async def test_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
     assert (await store.get_fact(OTHER, "theirs")).id == "theirs"
 
 
-async def test_fact_written_to_the_wrong_scope_is_refused(store: MemoryStore) -> None:
-    with pytest.raises(InvalidInput):
-        await store.add_facts(VIEWER, [fact_write(fact(OTHER, "f1"))])
-
-
 async def test_citing_another_viewers_episode_is_refused(store: MemoryStore) -> None:
     await store.write_turns("haru", [turn(episode(OTHER, "theirs"))])
     with pytest.raises(InvalidInput):
-        await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", sources=("theirs",)))])
+        await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("theirs",)))])
     with pytest.raises(InvalidInput):
-        await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f2", sources=("unknown",)))])
+        await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f2", sources=("unknown",)))])
 
 
 async def test_character_fact_may_cite_its_viewers_episodes(store: MemoryStore) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1"))])
     diary = fact(CHARACTER, "diary", "streamed Deadlock with minjun", sources=("e1",))
 
-    await store.add_facts(CHARACTER, [fact_write(diary)])
+    await add_facts(store, CHARACTER, [fact_write(diary)])
     await store.forget_viewer(VIEWER, reason="viewer asked", at=at(5))
 
     assert (await store.get_fact(CHARACTER, "diary")).source_episode_ids == ()
@@ -78,7 +84,7 @@ async def test_deleting_a_cited_episode_keeps_the_fact_and_drops_the_link(
     store: MemoryStore,
 ) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1", "e2")))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1", "e2")))])
 
     await store.delete_episode(VIEWER, "e1", reason="asked", at=at(5))
 
@@ -86,10 +92,10 @@ async def test_deleting_a_cited_episode_keeps_the_fact_and_drops_the_link(
 
 
 async def test_supersede_closes_the_old_fact_and_links_the_new(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "old", "lives in Seoul"), unit(0))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "old", "lives in Seoul"), unit(0))])
     replacement = fact(VIEWER, "new", "lives in Busan", recorded_at=at(10))
 
-    stored = await store.supersede_fact(VIEWER, "old", fact_write(replacement, unit(1)), at=at(10))
+    stored = await supersede_fact(store, VIEWER, "old", fact_write(replacement, unit(1)), at=at(10))
 
     old = await store.get_fact(VIEWER, "old")
     assert (old.valid_to, old.superseded_at) == (at(10), at(10))
@@ -102,45 +108,27 @@ async def test_supersede_closes_the_old_fact_and_links_the_new(store: MemoryStor
 
 
 async def test_superseding_twice_is_a_conflict(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "old"))])
-    await store.supersede_fact(VIEWER, "old", fact_write(fact(VIEWER, "new")), at=at(1))
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "old"))])
+    await supersede_fact(store, VIEWER, "old", fact_write(fact(VIEWER, "new")), at=at(1))
     with pytest.raises(Conflict):
-        await store.supersede_fact(VIEWER, "old", fact_write(fact(VIEWER, "newer")), at=at(2))
+        await supersede_fact(store, VIEWER, "old", fact_write(fact(VIEWER, "newer")), at=at(2))
 
 
 async def test_superseding_a_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs"))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
     with pytest.raises(NotFound):
-        await store.supersede_fact(VIEWER, "theirs", fact_write(fact(VIEWER, "new")), at=at(1))
+        await supersede_fact(store, VIEWER, "theirs", fact_write(fact(VIEWER, "new")), at=at(1))
     assert (await store.get_fact(OTHER, "theirs")).superseded_at is None
     assert await store.list_facts(VIEWER, where=FactFilter(include_inactive=True)) == []
-
-
-async def test_update_replaces_fields_and_vector(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "likes cats"), unit(0))])
-    changed = dataclasses.replace(
-        fact(VIEWER, "f1", "likes dogs", category=FactCategory.HABIT),
-        confirmation_count=3,
-        trust=TrustState.CONFIRMED,
-    )
-
-    await store.update_fact(VIEWER, changed, vector=unit(1))
-
-    assert await store.get_fact(VIEWER, "f1") == changed
-    hits = await store.search_fact_vectors(VIEWER, unit(1), where=FactFilter(), limit=1)
-    assert hits[0].item == changed and hits[0].score == pytest.approx(1.0)
-    assert await store.search_fact_keywords(VIEWER, "cats", where=FactFilter(), limit=5) == []
-    by_keyword = await store.search_fact_keywords(VIEWER, "dogs", where=FactFilter(), limit=5)
-    assert [hit.item.id for hit in by_keyword] == ["f1"]
 
 
 async def test_update_without_vector_keeps_vector_and_refreshes_filters(
     store: MemoryStore,
 ) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1"), unit(0))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"), unit(0))])
     contradicted = dataclasses.replace(fact(VIEWER, "f1"), trust=TrustState.CONTRADICTED)
 
-    await store.update_fact(VIEWER, contradicted, vector=None)
+    await update_fact(store, contradicted)
 
     assert await store.search_fact_vectors(VIEWER, unit(0), where=FactFilter(), limit=5) == []
     everything = FactFilter(include_inactive=True)
@@ -151,15 +139,13 @@ async def test_update_without_vector_keeps_vector_and_refreshes_filters(
 async def test_contradicted_only_lists_the_facts_found_no_longer_true(
     store: MemoryStore,
 ) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "kept", "likes cats"), unit(0))])
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "wrong", "likes dogs"), unit(1))])
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs", "likes dogs"), unit(1))])
-    await store.supersede_fact(VIEWER, "kept", fact_write(fact(VIEWER, "newer")), at=at(1))
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "kept", "likes cats"), unit(0))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "wrong", "likes dogs"), unit(1))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs", "likes dogs"), unit(1))])
+    await supersede_fact(store, VIEWER, "kept", fact_write(fact(VIEWER, "newer")), at=at(1))
     for scope, fact_id in ((VIEWER, "wrong"), (OTHER, "theirs")):
         found = await store.get_fact(scope, fact_id)
-        await store.update_fact(
-            scope, dataclasses.replace(found, trust=TrustState.CONTRADICTED), vector=None
-        )
+        await update_fact(store, dataclasses.replace(found, trust=TrustState.CONTRADICTED))
     rejected = FactFilter(contradicted_only=True)
 
     assert [item.id for item in await store.list_facts(VIEWER, where=rejected)] == ["wrong"]
@@ -171,10 +157,10 @@ async def test_contradicted_only_lists_the_facts_found_no_longer_true(
 
 
 async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryStore) -> None:
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "theirs"))])
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "mine"))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "mine"))])
     with pytest.raises(NotFound):
-        await store.update_fact(VIEWER, fact(VIEWER, "theirs", "rewritten"), vector=None)
+        await update_fact(store, fact(VIEWER, "theirs", "rewritten"))
     assert (await store.get_fact(OTHER, "theirs")).text == "likes games"
 
 
@@ -189,7 +175,7 @@ async def test_category_filter_does_not_starve_vector_results(store: MemoryStore
         fact_write(fact(VIEWER, f"goal{index}", category=FactCategory.GOAL), blend(0.1 * index, 1))
         for index in range(3)
     ]
-    await store.add_facts(VIEWER, habits + goals)
+    await add_facts(store, VIEWER, habits + goals)
     only_goals = FactFilter(categories=frozenset({FactCategory.GOAL, FactCategory.EMOTION}))
 
     hits = await store.search_fact_vectors(VIEWER, unit(0), where=only_goals, limit=3)
@@ -198,13 +184,14 @@ async def test_category_filter_does_not_starve_vector_results(store: MemoryStore
 
 
 async def test_superseded_facts_do_not_starve_vector_results(store: MemoryStore) -> None:
-    await store.add_facts(
+    await add_facts(
+        store,
         VIEWER,
         [fact_write(fact(VIEWER, f"old{index}"), blend(1, 0.01 * index)) for index in range(10)],
     )
     for index in range(10):
         replacement = FactWrite(fact(VIEWER, f"new{index}"), blend(0.1 * index, 1))
-        await store.supersede_fact(VIEWER, f"old{index}", replacement, at=at(1))
+        await supersede_fact(store, VIEWER, f"old{index}", replacement, at=at(1))
 
     hits = await store.search_fact_vectors(VIEWER, unit(0), where=FactFilter(), limit=4)
 
@@ -212,8 +199,8 @@ async def test_superseded_facts_do_not_starve_vector_results(store: MemoryStore)
 
 
 async def test_fact_recalls_are_recorded(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1"))])
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "f2"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "f2"))])
 
     await store.record_recalls(VIEWER, episode_ids=[], fact_ids=["f1", "f2"], at=at(3))
 
@@ -223,7 +210,7 @@ async def test_fact_recalls_are_recorded(store: MemoryStore) -> None:
 
 
 async def test_empty_category_set_matches_nothing(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"))])
     nothing = FactFilter(categories=frozenset())
     assert await store.list_facts(VIEWER, where=nothing) == []
 
@@ -232,14 +219,12 @@ async def test_citing_an_episode_deleted_meanwhile_drops_only_that_link(
     store: MemoryStore,
 ) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1",)))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1",)))])
     stale = await store.get_fact(VIEWER, "f1")
     await store.delete_episode(VIEWER, "e1", reason="asked", at=at(1))
 
-    await store.update_fact(
-        VIEWER, dataclasses.replace(stale, source_episode_ids=("e1", "e2")), vector=None
-    )
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f2", sources=("e1",)))])
+    await update_fact(store, dataclasses.replace(stale, source_episode_ids=("e1", "e2")))
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f2", sources=("e1",)))])
 
     assert (await store.get_fact(VIEWER, "f1")).source_episode_ids == ("e2",)
     assert (await store.get_fact(VIEWER, "f2")).source_episode_ids == ()

@@ -9,7 +9,17 @@ import pytest
 from omoide.domain import MemoryKind, Scope, Tombstone
 from omoide.errors import InvalidInput, NotFound
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
-from tests.store.builders import at, emotion, episode, fact, fact_write, text_vector, turn
+from tests.store.builders import (
+    add_facts,
+    at,
+    emotion,
+    episode,
+    fact,
+    fact_write,
+    text_vector,
+    tombstones,
+    turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -45,12 +55,12 @@ async def test_deleted_episode_leaves_every_index_at_once(store: MemoryStore) ->
     )
     assert [hit.item.id for hit in by_keyword + by_vector] == ["e2"]
     assert await store.count_episodes(VIEWER, where=everything) == 1
-    assert await store.list_tombstones(VIEWER) == [tombstone]
-    assert_no_content(await store.list_tombstones(VIEWER), SECRET)
+    assert await tombstones(store, VIEWER) == [tombstone]
+    assert_no_content(await tombstones(store, VIEWER), SECRET)
 
 
 async def test_deleted_fact_leaves_every_index_at_once(store: MemoryStore) -> None:
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", SECRET))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", SECRET))])
 
     tombstone = await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(5))
 
@@ -62,7 +72,7 @@ async def test_deleted_fact_leaves_every_index_at_once(store: MemoryStore) -> No
         await store.search_fact_vectors(VIEWER, text_vector(SECRET), where=everything, limit=5)
         == []
     )
-    assert_no_content(await store.list_tombstones(VIEWER), SECRET)
+    assert_no_content(await tombstones(store, VIEWER), SECRET)
 
 
 async def test_deleting_from_the_wrong_scope_is_not_found_and_harmless(store: MemoryStore) -> None:
@@ -76,8 +86,8 @@ async def test_deleting_from_the_wrong_scope_is_not_found_and_harmless(store: Me
         await store.delete_episode(VIEWER, "aoi-ep", reason="x", at=at(1))
 
     assert (await store.get_episode(OTHER, "theirs")).id == "theirs"
-    assert await store.list_tombstones(OTHER) == []
-    assert await store.list_tombstones(VIEWER) == []
+    assert await tombstones(store, OTHER) == []
+    assert await tombstones(store, VIEWER) == []
 
 
 async def test_empty_reason_is_refused(store: MemoryStore) -> None:
@@ -90,8 +100,8 @@ async def fill(store: MemoryStore, scope: Scope, prefix: str) -> None:
     stored = episode(scope, f"{prefix}-e", SECRET)
     feeling = emotion(scope, f"{prefix}-m", episode_id=stored.id)
     await store.write_turns(scope.character_id, [turn(stored, feeling=feeling)])
-    await store.add_facts(
-        scope, [fact_write(fact(scope, f"{prefix}-f", SECRET, sources=(stored.id,)))]
+    await add_facts(
+        store, scope, [fact_write(fact(scope, f"{prefix}-f", SECRET, sources=(stored.id,)))]
     )
 
 
@@ -125,22 +135,6 @@ async def test_forgetting_an_unknown_viewer_reports_nothing(store: MemoryStore) 
     assert (report.episodes, report.facts, report.emotions) == (0, 0, 0)
 
 
-async def test_clear_character_removes_every_scope_of_that_character(store: MemoryStore) -> None:
-    for prefix, scope in (("v", VIEWER), ("o", OTHER), ("c", CHARACTER), ("x", OTHER_CHARACTER)):
-        await fill(store, scope, prefix)
-
-    report = await store.clear_character("haru", reason="retired", at=at(9))
-
-    assert (report.scope, report.episodes, report.facts, report.emotions) == (CHARACTER, 3, 3, 3)
-    for scope in (VIEWER, OTHER, CHARACTER):
-        export = await store.export_scope(scope)
-        assert (export.episodes, export.facts, export.emotions) == ((), (), ())
-        assert {item.kind for item in export.tombstones} >= {MemoryKind.EPISODE, MemoryKind.FACT}
-    assert await store.list_viewers("haru", search=None, limit=10) == []
-    kept = await store.export_scope(OTHER_CHARACTER)
-    assert (len(kept.episodes), len(kept.facts), len(kept.emotions)) == (1, 1, 1)
-
-
 async def test_purge_archived_destroys_old_archived_episodes_of_one_character(
     store: MemoryStore,
 ) -> None:
@@ -162,7 +156,7 @@ async def test_purge_archived_destroys_old_archived_episodes_of_one_character(
     assert purged == 1
     with pytest.raises(NotFound):
         await store.get_episode(VIEWER, "old-archived")
-    assert [item.memory_id for item in await store.list_tombstones(VIEWER)] == ["old-archived"]
+    assert [item.memory_id for item in await tombstones(store, VIEWER)] == ["old-archived"]
     for scope, episode_id in ((OTHER, "new-archived"), (OTHER_CHARACTER, "aoi-archived")):
         assert (await store.get_episode(scope, episode_id)).archived_at is not None
     assert (await store.get_episode(CHARACTER, "live")).archived_at is None

@@ -9,7 +9,16 @@ import pytest
 from omoide.domain import Scope
 from omoide.errors import NotFound
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
-from tests.store.builders import at, emotion, episode, fact, fact_write, text_vector, turn
+from tests.store.builders import (
+    add_facts,
+    at,
+    emotion,
+    episode,
+    fact,
+    fact_write,
+    text_vector,
+    turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -60,7 +69,7 @@ async def crowded(store: MemoryStore) -> MemoryStore:
         await store.write_turns(character, turns)
         for scope in scopes:
             text = f"{marker(character, scope.user_id)} shared fact"
-            await store.add_facts(scope, [fact_write(fact(scope, f"{scope}-fact", text))])
+            await add_facts(store, scope, [fact_write(fact(scope, f"{scope}-fact", text))])
     return store
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from omoide.domain import FactCategory, Scope
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
-from tests.store.builders import episode, fact, fact_write, turn
+from tests.store.builders import add_facts, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -156,7 +156,8 @@ async def test_keyword_search_respects_episode_filters(store: MemoryStore) -> No
 
 
 async def test_fact_keywords_respect_category_and_currency(store: MemoryStore) -> None:
-    await store.add_facts(
+    await add_facts(
+        store,
         VIEWER,
         [
             fact_write(fact(VIEWER, "likes", "Deadlock好き")),

@@ -21,7 +21,17 @@ from hypothesis import strategies as st
 from omoide.domain import Scope, Vector
 from omoide.errors import NotFound
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
-from tests.store.builders import at, blend, emotion, episode, fact, fact_write, turn, unit
+from tests.store.builders import (
+    add_facts,
+    at,
+    blend,
+    emotion,
+    episode,
+    fact,
+    fact_write,
+    turn,
+    unit,
+)
 from tests.store.conftest import StoreFactory
 
 pytestmark = pytest.mark.anyio
@@ -118,7 +128,6 @@ class Touch:
 @dataclass(frozen=True)
 class Forget:
     scope: int
-    whole_character: bool
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,7 @@ words = st.lists(st.integers(0, len(WORDS) - 1), min_size=1, max_size=3).map(tup
 direction = st.integers(0, len(DIRECTIONS) - 1)
 pick = st.tuples(st.booleans(), st.integers(0, 50))
 write_turns = st.builds(WriteTurn, scope_index, words, direction, st.booleans())
-add_facts = st.builds(AddFact, scope_index, words, direction, st.booleans())
+fact_adds = st.builds(AddFact, scope_index, words, direction, st.booleans())
 searches = st.builds(
     Search, scope_index, st.booleans(), st.booleans(), st.integers(0, 5), st.integers(1, 4)
 )
@@ -141,15 +150,15 @@ operations = st.one_of(  # repeated strategies are drawn more often
     write_turns,
     write_turns,
     write_turns,
-    add_facts,
-    add_facts,
+    fact_adds,
+    fact_adds,
     searches,
     searches,
     deletes,
     deletes,
     touches,
     touches,
-    st.builds(Forget, scope_index, st.booleans()),
+    st.builds(Forget, scope_index),
     st.builds(ListViewers, st.integers(0, 1)),
 )
 
@@ -176,7 +185,7 @@ async def add_fact(store: MemoryStore, model: Model, op: AddFact) -> None:
     sources = own[-1:] if op.cite else []
     text = " ".join(WORDS[word] for word in op.words)
     item = fact(scope, f"fa{number}", text, recorded_at=at(number), sources=tuple(sources))
-    await store.add_facts(scope, [fact_write(item, DIRECTIONS[op.direction])])
+    await add_facts(store, scope, [fact_write(item, DIRECTIONS[op.direction])])
     model.facts[item.id] = Stored(scope, text, op.direction, sources=sources)
     model.owners[item.id] = scope
 
@@ -273,20 +282,13 @@ async def touch(store: MemoryStore, model: Model, op: Touch) -> None:
 
 async def forget(store: MemoryStore, model: Model, op: Forget) -> None:
     scope = SCOPES[op.scope]
-    gone = (
-        {s for s in SCOPES if s.character_id == scope.character_id}
-        if op.whole_character
-        else {scope}
-    )
+    gone = {scope}
     counts = (
         sum(item.scope in gone for item in model.episodes.values()),
         sum(item.scope in gone for item in model.facts.values()),
         sum(owner in gone for owner, _ in model.emotions.values()),
     )
-    if op.whole_character:
-        report = await store.clear_character(scope.character_id, reason="test", at=at(0))
-    else:
-        report = await store.forget_viewer(scope, reason="test", at=at(0))
+    report = await store.forget_viewer(scope, reason="test", at=at(0))
     assert (report.episodes, report.facts, report.emotions) == counts
     model.episodes = {k: v for k, v in model.episodes.items() if v.scope not in gone}
     model.facts = {k: v for k, v in model.facts.items() if v.scope not in gone}

@@ -10,7 +10,7 @@ import pytest
 from omoide.domain import Scope
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter, FactWrite, MemoryStore, TurnWrite
-from tests.store.builders import emotion, episode, fact, fact_write, text_vector, turn
+from tests.store.builders import add_facts, emotion, episode, fact, fact_write, text_vector, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -95,7 +95,7 @@ async def test_an_invalid_fact_leaves_nothing_of_its_batch(store: MemoryStore) -
     writes[2] = FactWrite(writes[2].fact, np.ones(5, dtype=np.float32))
 
     with pytest.raises(Conflict):
-        await store.add_facts(scope, writes)
+        await add_facts(store, scope, writes)
 
     everything = FactFilter(include_inactive=True)
     assert await store.list_facts(scope, where=everything) == []

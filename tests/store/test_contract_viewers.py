@@ -6,7 +6,16 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.store.base import FactWrite, MemoryStore, TurnWrite
-from tests.store.builders import at, emotion, episode, fact, fact_write, turn
+from tests.store.builders import (
+    add_facts,
+    at,
+    emotion,
+    episode,
+    fact,
+    fact_write,
+    supersede_fact,
+    turn,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -28,9 +37,13 @@ async def test_viewers_are_listed_with_counts_most_recent_first(store: MemorySto
         ],
     )
     await store.write_turns("aoi", [turn(episode(Scope("aoi", "elsewhere"), "e4"))])
-    await store.add_facts(Scope("haru", "early"), [fact_write(fact(Scope("haru", "early"), "f1"))])
-    await store.supersede_fact(
-        Scope("haru", "early"), "f1", fact_write(fact(Scope("haru", "early"), "f2")), at=at(3)
+    await add_facts(store, Scope("haru", "early"), [fact_write(fact(Scope("haru", "early"), "f1"))])
+    await supersede_fact(
+        store,
+        Scope("haru", "early"),
+        "f1",
+        fact_write(fact(Scope("haru", "early"), "f2")),
+        at=at(3),
     )
 
     viewers = await store.list_viewers("haru", search=None, limit=10)
@@ -96,8 +109,8 @@ async def test_export_holds_everything_of_one_scope(store: MemoryStore) -> None:
     await store.write_turns("haru", [turn(stored[0], feeling=feeling), turn(stored[1])])
     await store.write_turns("haru", [turn(episode(Scope("haru", "other"), "e3"))])
     old, new = fact(viewer, "f1", "old"), fact(viewer, "f2", "new")
-    await store.add_facts(viewer, [fact_write(old)])
-    await store.supersede_fact(viewer, "f1", FactWrite(new, fact_write(new).vector), at=at(5))
+    await add_facts(store, viewer, [fact_write(old)])
+    await supersede_fact(store, viewer, "f1", FactWrite(new, fact_write(new).vector), at=at(5))
     await store.delete_episode(viewer, "e2", reason="asked", at=at(6))
 
     export = await store.export_scope(viewer)

@@ -11,7 +11,7 @@ from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.sqlite import MIGRATIONS, open_sqlite_store
 from omoide.store.sqlite.connection import open_connection
 from omoide.store.sqlite.keyword_index import term_digest
-from tests.store.builders import EMBEDDING, episode, fact, fact_write, turn
+from tests.store.builders import EMBEDDING, add_facts, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -56,7 +56,7 @@ async def write_old_store(path: Path) -> None:
             turn(episode(OTHER, "other-puppy", "we adopted a puppy")),
         ],
     )
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "games", "plays strategy games"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "games", "plays strategy games"))])
     await store.close()
     rewrite_as_before_stemming(path)
 

@@ -13,7 +13,7 @@ from omoide.errors import BackendUnavailable, Conflict
 from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter
 from omoide.store.sqlite import open_sqlite_store, reembed_store
 from omoide.store.sqlite.connection import open_connection
-from tests.store.builders import EMBEDDING, episode, fact, fact_write, turn
+from tests.store.builders import EMBEDDING, add_facts, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -73,7 +73,7 @@ async def seed(path: Path, embedder: LetterEmbedder) -> None:
     ]
     await store.write_turns("haru", turns)
     fact_vector = await embedder.embed_query("zzzz")
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "zzzz"), fact_vector)])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "zzzz"), fact_vector)])
     await store.close()
 
 

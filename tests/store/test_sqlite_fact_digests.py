@@ -9,7 +9,7 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.store.sqlite import open_sqlite_store
-from tests.store.builders import EMBEDDING, at, fact, fact_write
+from tests.store.builders import EMBEDDING, add_facts, at, fact, fact_write
 
 pytestmark = pytest.mark.anyio
 
@@ -24,7 +24,7 @@ def files_hold(directory: Path, data: bytes) -> bool:
 async def test_a_forgotten_viewers_digests_leave_no_byte_in_any_file(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite3"
     store = await open_sqlite_store(path, embedding=EMBEDDING)
-    await store.add_facts(VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
+    await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(1), digests=[DIGEST])
     await store.close()
     assert files_hold(tmp_path, DIGEST.encode())

@@ -55,7 +55,7 @@ def path(tmp_path: Path) -> Path:
 
 def test_all_migrations_apply_in_order_and_are_recorded(path: Path) -> None:
     connection = open_connection(path)
-    applied = apply_migrations(connection, path)
+    applied = apply_migrations(connection, path, MIGRATIONS)
     connection.close()
 
     assert applied == list(MIGRATIONS)
@@ -65,8 +65,8 @@ def test_all_migrations_apply_in_order_and_are_recorded(path: Path) -> None:
 
 def test_reapplying_changes_nothing(path: Path) -> None:
     connection = open_connection(path)
-    apply_migrations(connection, path)
-    again = apply_migrations(connection, path)
+    apply_migrations(connection, path, MIGRATIONS)
+    again = apply_migrations(connection, path, MIGRATIONS)
     connection.close()
     assert again == []
 
@@ -127,10 +127,10 @@ def test_misordered_or_duplicate_migrations_are_refused(
 
 def test_a_newer_schema_is_refused(path: Path) -> None:
     connection = open_connection(path)
-    apply_migrations(connection, path)
+    apply_migrations(connection, path, MIGRATIONS)
     connection.execute("INSERT INTO schema_migrations VALUES (999, 'from_the_future', 0)")
     with pytest.raises(ConfigError, match="999"):
-        apply_migrations(connection, path)
+        apply_migrations(connection, path, MIGRATIONS)
     connection.close()
 
 

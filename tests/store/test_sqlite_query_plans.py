@@ -17,7 +17,7 @@ from omoide.domain import Scope
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.sqlite import episodes, facts, open_sqlite_store
 from omoide.store.sqlite.connection import fetch_one, open_connection
-from tests.store.builders import EMBEDDING, episode, fact, fact_write, turn
+from tests.store.builders import EMBEDDING, add_facts, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
 
@@ -35,8 +35,8 @@ async def filled_store(path: Path) -> None:
                 for index in range(40)
             ],
         )
-        await store.add_facts(
-            viewer, [fact_write(fact(viewer, f"{viewer.user_id}-f", "likes ordinary games"))]
+        await add_facts(
+            store, viewer, [fact_write(fact(viewer, f"{viewer.user_id}-f", "likes ordinary games"))]
         )
     await store.close()
 

@@ -18,6 +18,7 @@ from omoide.store.sqlite.connection import open_connection
 from omoide.store.sqlite.keyword_index import term_digest
 from tests.store.builders import (
     EMBEDDING,
+    add_facts,
     at,
     emotion,
     episode,
@@ -78,7 +79,7 @@ async def store_with_secret(path: Path) -> SqliteMemoryStore:
             turn(episode(VIEWER, f"filler{index}", f"ordinary chat {index}")) for index in range(30)
         ],
     )
-    await store.add_facts(OTHER, [fact_write(fact(OTHER, "kept", "likes ordinary games"))])
+    await add_facts(store, OTHER, [fact_write(fact(OTHER, "kept", "likes ordinary games"))])
     return store
 
 
@@ -194,7 +195,7 @@ async def test_the_character_wide_scope_is_one_row_despite_null(tmp_path: Path) 
     store = await open_sqlite_store(path, embedding=EMBEDDING)
     for index in range(3):
         await store.write_turns("haru", [turn(episode(Scope("haru"), f"diary{index}"))])
-    await store.add_facts(Scope("haru"), [fact_write(fact(Scope("haru"), "f1"))])
+    await add_facts(store, Scope("haru"), [fact_write(fact(Scope("haru"), "f1"))])
     await store.close()
 
     connection = open_connection(path)

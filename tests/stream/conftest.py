@@ -71,9 +71,9 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def omoide(
+async def omoide(
     shared: Omoide, clock: FixedClock, model: ScriptedChatModel, tmp_path: Path
-) -> Iterator[Parts]:
+) -> AsyncIterator[Parts]:
     parts = Parts(
         settings=shared.settings,
         clock=clock,
@@ -90,7 +90,7 @@ def omoide(
         yield parts
     finally:
         for growth in parts.opened:
-            growth.close()
+            await growth.close()
 
 
 @pytest.fixture(params=GROWTH_BACKENDS)

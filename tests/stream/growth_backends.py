@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from omoide.store.base import EmbeddingInfo
-from omoide.store.growth_sqlite import SqliteGrowthStore
 from omoide.store.server.database import Database, open_database
 from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.schema import apply_migrations
+from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.service import GrowthStore
 from tests.server.servers import LocalServers, session_servers
 from tests.store.backends import ServerBackend, namespace_pool, with_search_path
@@ -67,7 +67,7 @@ async def open_growth(
         try:
             yield store
         finally:
-            store.close()
+            await store.close()
         return
     async with (
         server_namespace(request, directory) as (servers, namespace),

@@ -24,7 +24,7 @@ from omoide.memory.facts import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.events import StreamEvent
@@ -62,7 +62,7 @@ async def open_service(
     growth = SqliteGrowthStore(parts.growth_path)
     parts.opened.append(growth)
     identity = IdentityService(
-        store=growth,
+        store=growth.identity,
         characters=parts.characters,
         policy=IdentityPolicy(),
         clock=parts.clock,

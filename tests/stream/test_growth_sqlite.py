@@ -10,12 +10,12 @@ from pathlib import Path
 import apsw
 import pytest
 
-from omoide.character.identity_store import IdentityVersion
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.errors import Conflict
-from omoide.store.growth_sqlite import MIGRATIONS, SqliteGrowthStore
-from omoide.stream.records import CommentEntry
+from omoide.store.records.identity import IdentityVersion
+from omoide.store.records.stream import CommentEntry
+from omoide.store.sqlite.growth import MIGRATIONS, SqliteGrowthStore
 from tests.stream.harness import START
 
 
@@ -25,17 +25,46 @@ async def test_versions_are_unique_and_survive_reopening(tmp_path: Path) -> None
     path = tmp_path / "growth.sqlite3"
     store = SqliteGrowthStore(path)
     version = IdentityVersion("haru", 0, profile, (), "the profile file", START)
-    await store.add_version(version)
+    await store.identity.add_version(version)
     with pytest.raises(Conflict):
-        await store.add_version(version)
-    store.close()
+        await store.identity.add_version(version)
+    await store.close()
     reopened = SqliteGrowthStore(path)
-    assert await reopened.latest_version("haru") == version
-    assert await reopened.list_versions("other") == []
-    reopened.close()
+    assert await reopened.identity.latest_version("haru") == version
+    assert await reopened.identity.list_versions("other") == []
+    await reopened.close()
     connection = apsw.Connection(str(path))
-    assert connection.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+    recorded = connection.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()
     connection.close()
+    assert recorded == [(migration.version,) for migration in MIGRATIONS]
+
+
+@pytest.mark.anyio
+async def test_a_file_counted_with_user_version_is_adopted_without_rerunning(
+    tmp_path: Path,
+) -> None:
+    """A growth file written before ``schema_migrations`` counted its migrations in
+    ``PRAGMA user_version``: opening it runs none of them again (each would fail: its
+    tables exist), records them, and finds what it holds."""
+    path = tmp_path / "growth.sqlite3"
+    connection = apsw.Connection(str(path))
+    for migration in MIGRATIONS[:2]:
+        with connection:
+            migration.apply(connection)
+    connection.execute("PRAGMA user_version = 2")
+    connection.close()
+    store = SqliteGrowthStore(path)
+    try:
+        said = CommentEntry("v", "V", "hi", START, "twitch", None, True, True, 0.5)
+        await store.append("c", "s1", [said], diary_every=1, at=START)
+        assert (await store.status("c", "s1")).comment_count == 1
+        assert await store.claim_viewer_batch("c", "v", limit=5) is not None  # claims: v3
+    finally:
+        await store.close()
+    connection = apsw.Connection(str(path))
+    recorded = connection.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()
+    connection.close()
+    assert recorded == [(1,), (2,), (3,)]
 
 
 @pytest.mark.anyio
@@ -60,5 +89,5 @@ async def test_two_stores_on_one_file_claim_work_as_two_instances_would(tmp_path
         assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == [job]
         assert await two.claim_viewer_batch("c", "v", limit=5) == batch
     finally:
-        one.close()
-        two.close()
+        await one.close()
+        await two.close()

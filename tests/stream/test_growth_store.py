@@ -11,24 +11,27 @@ from datetime import UTC, timedelta, timezone
 
 import pytest
 
-from omoide.character.identity_store import (
+from omoide.character.identity_store import IdentityStore
+from omoide.character.library import CharacterLibrary
+from omoide.errors import Conflict, NotFound
+from omoide.store.records.identity import (
     ChangeStatus,
     FieldChange,
     IdentityVersion,
     PendingChange,
     RefusedField,
 )
-from omoide.character.library import CharacterLibrary
-from omoide.errors import Conflict, NotFound
-from omoide.store.growth_sqlite import SqliteGrowthStore
-from omoide.store.server.growth import PostgresGrowthStore
-from omoide.stream.records import (
+from omoide.store.records.stream import (
     Appended,
     CommentEntry,
     DiaryReason,
     LearnedFact,
     ViewerSummaryRecord,
 )
+from omoide.store.server.growth import PostgresGrowthStore
+from omoide.store.server.growth_identity import PostgresIdentityTables
+from omoide.store.sqlite.growth import SqliteGrowthStore
+from omoide.store.sqlite.identity import IdentityTables
 from omoide.stream.service import GrowthStore
 from tests.stream.harness import START
 
@@ -198,9 +201,9 @@ async def test_a_stream_ended_and_resumed_can_end_again(growth: GrowthStore) -> 
 async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthStore) -> None:
     profile = (await CharacterLibrary([]).load("haru")).profile
     first = IdentityVersion("haru", 0, profile, (), "the profile file", START)
-    await growth.add_version(first)
+    await growth.identity.add_version(first)
     with pytest.raises(Conflict, match="version 0"):
-        await growth.add_version(first)
+        await growth.identity.add_version(first)
     change = PendingChange(
         "ch1",
         "haru",
@@ -210,22 +213,22 @@ async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthS
         START,
         diary_entry_id="d1",
     )
-    await growth.add_change(change)
-    await growth.add_change(replace(change, id="ch2", created_at=START + timedelta(1)))
+    await growth.identity.add_change(change)
+    await growth.identity.add_change(replace(change, id="ch2", created_at=START + timedelta(1)))
     renamed = profile.model_copy(update={"likes": ("rain", "게임")})
     second = IdentityVersion("haru", 1, renamed, change.changes, "approved", START, "d1", "ch1")
     decided = replace(change, status=ChangeStatus.APPROVED, decided_at=START, version=1)
-    await growth.add_version(second, decided=decided)
+    await growth.identity.add_version(second, decided=decided)
 
-    assert await growth.list_versions("haru") == [first, second]
-    assert await growth.latest_version("haru") == second
-    assert await growth.get_change("haru", "ch1") == decided
-    pending = await growth.list_changes("haru", status=ChangeStatus.PENDING)
+    assert await growth.identity.list_versions("haru") == [first, second]
+    assert await growth.identity.latest_version("haru") == second
+    assert await growth.identity.get_change("haru", "ch1") == decided
+    pending = await growth.identity.list_changes("haru", status=ChangeStatus.PENDING)
     assert [c.id for c in pending] == ["ch2"]
-    assert [c.id for c in await growth.list_changes("haru", status=None)] == ["ch1", "ch2"]
+    assert [c.id for c in await growth.identity.list_changes("haru", status=None)] == ["ch1", "ch2"]
     with pytest.raises(NotFound):
-        await growth.get_change("aoi", "ch1")
-    assert await growth.latest_version("aoi") is None
+        await growth.identity.get_change("aoi", "ch1")
+    assert await growth.identity.latest_version("aoi") is None
 
 
 @pytest.mark.anyio
@@ -237,22 +240,22 @@ async def test_identity_texts_are_rewritten_in_place(growth: GrowthStore) -> Non
     other = replace(version, character_id="aoi")
     change = PendingChange("ch1", "haru", None, changes, (RefusedField("x", "Zorbla"),), START)
     for each in (version, other):
-        await growth.add_version(each)
-    await growth.add_change(change)
+        await growth.identity.add_version(each)
+    await growth.identity.add_change(change)
     plain = profile.model_copy(update={"likes": ("plushies",)})
     kept = (FieldChange("likes", profile.likes, plain.likes),)
     rewritten = replace(version, profile=plain, changes=kept, reason="approved")
     redacted = replace(change, changes=kept, refused=(RefusedField("x", "gone"),))
-    await growth.rewrite_identity([rewritten], [redacted])
-    assert await growth.list_versions("haru") == [rewritten]
-    assert await growth.list_versions("aoi") == [other], "matched by character and number"
-    assert await growth.get_change("haru", "ch1") == redacted
+    await growth.identity.rewrite_identity([rewritten], [redacted])
+    assert await growth.identity.list_versions("haru") == [rewritten]
+    assert await growth.identity.list_versions("aoi") == [other], "matched by character and number"
+    assert await growth.identity.get_change("haru", "ch1") == redacted
 
 
-def protocol_methods() -> dict[str, Callable[..., object]]:
-    """Every method of GrowthStore and the Protocols it joins."""
+def protocol_methods(joined: type = GrowthStore) -> dict[str, Callable[..., object]]:
+    """Every method of ``joined`` and the Protocols it joins."""
     methods: dict[str, Callable[..., object]] = {}
-    for protocol in reversed(GrowthStore.__mro__):
+    for protocol in reversed(joined.__mro__):
         if protocol.__module__.startswith("omoide."):
             methods |= {
                 name: value
@@ -273,6 +276,14 @@ def describe(function: Callable[..., object]) -> tuple[object, ...]:
 @pytest.mark.parametrize("implementation", [SqliteGrowthStore, PostgresGrowthStore])
 def test_each_backend_has_exactly_the_protocols_signatures(implementation: type) -> None:
     methods = protocol_methods()
-    assert {"append", "diary_window", "claim_viewer_batch", "add_version", "close"} <= set(methods)
+    assert {"append", "diary_window", "claim_viewer_batch", "close"} <= set(methods)
+    for name, method in methods.items():
+        assert describe(getattr(implementation, name)) == describe(method), name
+
+
+@pytest.mark.parametrize("implementation", [IdentityTables, PostgresIdentityTables])
+def test_each_backends_identity_tables_have_the_protocols_signatures(implementation: type) -> None:
+    methods = protocol_methods(IdentityStore)
+    assert {"add_version", "list_changes", "rewrite_identity"} <= set(methods)
     for name, method in methods.items():
         assert describe(getattr(implementation, name)) == describe(method), name

@@ -18,16 +18,16 @@ from omoide.character.identity import (
     check_diff,
     list_edits,
 )
-from omoide.character.identity_store import ChangeStatus
 from omoide.character.library import CharacterLibrary
-from omoide.character.profile import CharacterProfile
 from omoide.clock import FixedClock
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.metrics import Metrics
+from omoide.store.records.identity import ChangeStatus
+from omoide.store.records.profile import CharacterProfile
+from omoide.store.records.stream import DiaryReason
 from omoide.stream.diary import DiaryEntry
 from omoide.stream.evolution import IdentityEvolver
-from omoide.stream.records import DiaryReason
 from omoide.stream.service import GrowthStore
 from tests.stream.harness import START
 
@@ -36,7 +36,7 @@ LIBRARY = CharacterLibrary([])
 
 def service(growth: GrowthStore, **policy: object) -> IdentityService:
     return IdentityService(
-        store=growth,
+        store=growth.identity,
         characters=LIBRARY,
         policy=IdentityPolicy(**policy),  # type: ignore[arg-type]
         clock=FixedClock(START),
@@ -203,7 +203,7 @@ async def test_unusable_model_answers_change_nothing_and_are_reported(
 ) -> None:
     metrics = Metrics()
     identity = IdentityService(
-        store=growth,
+        store=growth.identity,
         characters=LIBRARY,
         policy=IdentityPolicy(auto_apply=True),
         clock=FixedClock(START),

@@ -13,18 +13,18 @@ from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict, NotFound
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.store.growth_sqlite import SqliteGrowthStore
-from omoide.stream.config import StreamConfig
-from omoide.stream.diary import DiaryEntry, DiaryWriter
-from omoide.stream.events import StreamEvent
-from omoide.stream.records import (
+from omoide.store.records.stream import (
     CLAIM_SECONDS,
     CommentEntry,
     DiaryJob,
-    DiaryJobLog,
     DiaryReason,
     DiaryWindow,
 )
+from omoide.store.sqlite.growth import SqliteGrowthStore
+from omoide.stream.config import StreamConfig
+from omoide.stream.diary import DiaryEntry, DiaryWriter
+from omoide.stream.events import StreamEvent
+from omoide.stream.logs import DiaryJobLog
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
@@ -170,7 +170,7 @@ def diary_writer(
 ) -> DiaryWriter:
     """A diary writer of one "instance": its own store object on the shared file."""
     profiles = IdentityService(
-        store=log,
+        store=log.identity,
         characters=omoide.characters,
         policy=IdentityPolicy(),
         clock=omoide.clock,
@@ -224,5 +224,5 @@ async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
         mine = await diary_writer(omoide, one).written(dropped)
         assert mine.number == dropped.number and script.asked == ["diary", "diary"]
     finally:
-        one.close()
-        two.close()
+        await one.close()
+        await two.close()

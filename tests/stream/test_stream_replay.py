@@ -9,13 +9,13 @@ from datetime import timedelta
 import pytest
 
 from omoide.character.identity import OutcomeStatus, profile_diff
-from omoide.character.profile import EVOLVABLE_FIELDS, PROTECTED_FIELDS
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict
 from omoide.llm.scripted import ScriptedChatModel
+from omoide.store.records.profile import EVOLVABLE_FIELDS, PROTECTED_FIELDS
+from omoide.store.records.stream import DiaryReason
 from omoide.stream.events import StreamEvent
-from omoide.stream.records import DiaryReason
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
 VIEWERS = 50

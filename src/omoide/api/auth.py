@@ -27,16 +27,9 @@ import anyio
 
 from omoide.config import Settings
 from omoide.errors import AccessDenied
-from omoide.keys import (
-    ApiKey,
-    ChangeMarker,
-    KeyRing,
-    KeyStore,
-    authorize,
-    environment_keys,
-    key_file_path,
-    read_key_file,
-)
+from omoide.keys import ChangeMarker, KeyRing, KeyStore, authorize, environment_keys
+from omoide.store.records.keys import ApiKey
+from omoide.store.sqlite.key_file import key_file_path, read_key_file
 
 OPEN_MODE_REFUSAL = (
     "no API keys are configured, so this service only answers on the loopback interface; "

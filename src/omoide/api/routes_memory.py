@@ -29,8 +29,8 @@ from omoide.api.views import (
     TurnOut,
 )
 from omoide.api.views_viewer import ViewerExportOut, ViewerForgetOut
+from omoide.domain import TurnInput
 from omoide.errors import InvalidInput
-from omoide.memory.turns import TurnInput
 
 VIEWER_PATH = "/v1/characters/{character_id}/users/{user_id}"
 MAX_PAGE = 500

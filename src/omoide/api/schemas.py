@@ -25,11 +25,15 @@ from pydantic import (
 
 from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
 from omoide.domain import (
+    MAX_MESSAGE_CHARS,
     MAX_METADATA_CHARS,
     MAX_METADATA_KEYS,
+    MAX_TOPICS,
     FactCategory,
     MetadataValue,
     Scope,
+    TurnInput,
+    TurnState,
     as_utc,
     check_metadata,
     check_not_future,
@@ -37,7 +41,6 @@ from omoide.domain import (
 from omoide.errors import InvalidInput
 from omoide.memory.decay import MAX_RESTORE_IDS
 from omoide.memory.facts import MAX_FACT_CHARS
-from omoide.memory.turns import MAX_MESSAGE_CHARS, MAX_TOPICS, TurnInput, TurnState
 from omoide.text_rules import MAX_ID_LENGTH, moment_problem
 from omoide.wire_types import Identifier, Label, Moment, Text
 

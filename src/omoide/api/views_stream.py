@@ -14,16 +14,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.character.identity import IdentityOutcome
-from omoide.character.identity_store import (
-    FieldChange,
-    IdentityVersion,
-    PendingChange,
-    value_to_json,
-)
+from omoide.store.records.identity import FieldChange, IdentityVersion, PendingChange, value_to_json
+from omoide.store.records.stream import ViewerSummaryRecord
 from omoide.stream.diary import DiaryEntry
 from omoide.stream.events import StreamEvent, events_from_json
 from omoide.stream.ingest import IngestReport
-from omoide.stream.records import ViewerSummaryRecord
 from omoide.stream.service import StreamEnd
 from omoide.wire_types import Identifier, Label, Moment, Text
 

@@ -9,10 +9,10 @@ from pydantic import BaseModel, Field
 
 from omoide.api.views import ExportOut, ForgetOut, LibraryView
 from omoide.api.views_stream import ViewerSummaryOut, summary_out
-from omoide.character.state import state_to_json
 from omoide.domain import MetadataValue, TurnInput
 from omoide.privacy.viewer_data import ViewerExport, ViewerForgetReport
-from omoide.stream.records import LearnedFact, LoggedComment, ViewerStreamData
+from omoide.store.records.character_state import state_to_json
+from omoide.store.records.stream import LearnedFact, LoggedComment, ViewerStreamData
 
 
 class QueuedTurnOut(LibraryView):

@@ -25,7 +25,23 @@ from omoide.character.library import (
     CharacterLibrary,
     builtin_characters_dir,
 )
-from omoide.character.profile import (
+from omoide.character.prompt import (
+    IntimacyLevel,
+    PromptBuilder,
+    describe_intimacy,
+    prompt_variables,
+)
+from omoide.character.state import initial_state
+from omoide.character.state_store import CharacterStateStore, InMemoryCharacterStateStore
+from omoide.character.topic_vocabulary import DEFAULT_VOCABULARY, TopicEntry
+from omoide.character.topics import TopicTracker
+from omoide.store.records.character_state import (
+    MAX_RECENT_TOPICS,
+    CharacterState,
+    state_from_json,
+    state_to_json,
+)
+from omoide.store.records.profile import (
     DEFAULT_EMOTIONS,
     EVOLVABLE_FIELDS,
     MATCH_VIEWER_LANGUAGE,
@@ -35,22 +51,6 @@ from omoide.character.profile import (
     fold_emotion_label,
     parse_profile,
 )
-from omoide.character.prompt import (
-    IntimacyLevel,
-    PromptBuilder,
-    describe_intimacy,
-    prompt_variables,
-)
-from omoide.character.state import (
-    MAX_RECENT_TOPICS,
-    CharacterState,
-    initial_state,
-    state_from_json,
-    state_to_json,
-)
-from omoide.character.state_store import CharacterStateStore, InMemoryCharacterStateStore
-from omoide.character.topic_vocabulary import DEFAULT_VOCABULARY, TopicEntry
-from omoide.character.topics import TopicTracker
 
 __all__ = [
     "DEFAULT_EMOTIONS",

@@ -30,10 +30,10 @@ from typing import Final
 
 from omoide.character.emotion_tags import EmotionTagFilter
 from omoide.character.emotion_words import EMOTION_SYNONYMS, is_warm_message
-from omoide.character.profile import CharacterProfile, fold_emotion_label
-from omoide.character.state import CharacterState
 from omoide.domain import as_utc
 from omoide.errors import InvalidInput
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.profile import CharacterProfile, fold_emotion_label
 
 SECONDS_PER_HOUR: Final = 3600.0
 HOURS_PER_DAY: Final = 24.0

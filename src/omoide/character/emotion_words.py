@@ -4,7 +4,7 @@
 fitting first; the engine takes the first one the character actually has. It also lists
 fallbacks between the default labels (``excited`` -> ``happy``) so a character with only a
 few emotions still gets the nearest one. Keys and values are folded labels
-(:func:`~omoide.character.profile.fold_emotion_label`).
+(:func:`~omoide.store.records.profile.fold_emotion_label`).
 """
 
 from __future__ import annotations

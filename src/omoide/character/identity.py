@@ -5,7 +5,7 @@ merges them into the current profile, because a model asked to rewrite the whole
 drops what it forgets to repeat. Before anything is merged, :func:`check_diff`:
 
 * refuses unknown fields, ``id`` and the protected core (``IdentityPolicy.protected_fields``,
-  by default :data:`~omoide.character.profile.PROTECTED_FIELDS`: name, core values, safety
+  by default :data:`~omoide.store.records.profile.PROTECTED_FIELDS`: name, core values, safety
   rules);
 * validates the merged profile against the schema (``CharacterProfile.model_validate``), so
   a wrong type, an over-long entry or an inconsistent emotion set is refused with the
@@ -42,27 +42,27 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from omoide.character.identity_store import (
+from omoide.character.identity_store import IdentityStore
+from omoide.character.library import CharacterLibrary
+from omoide.clock import Clock
+from omoide.domain import as_utc, check_unit_interval, new_id
+from omoide.errors import Conflict, InvalidInput, NotFound
+from omoide.metrics import Metrics
+from omoide.store.records.identity import (
     ChangeStatus,
     FieldChange,
-    IdentityStore,
     IdentityVersion,
     PendingChange,
     ProfileValue,
     RefusedField,
 )
-from omoide.character.library import CharacterLibrary
-from omoide.character.profile import (
+from omoide.store.records.profile import (
     IDENTITY_FIELD,
     PROTECTED_FIELDS,
     CharacterProfile,
     check_character_id,
     describe_validation_error,
 )
-from omoide.clock import Clock
-from omoide.domain import as_utc, check_unit_interval, new_id
-from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.metrics import Metrics
 
 
 @dataclass(frozen=True, slots=True)

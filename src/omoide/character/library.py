@@ -25,10 +25,11 @@ from typing import Final
 import anyio.to_thread
 import yaml
 
-from omoide.character.profile import CharacterProfile, check_character_id, parse_profile
 from omoide.character.prompt import PromptBuilder
-from omoide.character.state import CharacterState, initial_state
+from omoide.character.state import initial_state
 from omoide.errors import ConfigError, InvalidInput, NotFound
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.profile import CharacterProfile, check_character_id, parse_profile
 
 PROFILE_FILE: Final = "profile.yaml"
 TEMPLATE_FILE: Final = "system_prompt.j2"

@@ -36,11 +36,11 @@ from typing import Final
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from omoide.character.profile import CharacterProfile
-from omoide.character.state import CharacterState
 from omoide.domain import as_utc
 from omoide.errors import ConfigError, InvalidInput
 from omoide.fence import quoted_name, sanitise_memory_text
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.profile import CharacterProfile
 
 MAX_VIEWER_NAME_CHARS: Final = 64
 MAX_PROMPT_TOPIC_CHARS: Final = 40

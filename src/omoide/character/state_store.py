@@ -1,16 +1,19 @@
 """Where character states live between exchanges.
 
-The durable implementation belongs to the SQLite store (one table, written with
-:func:`~omoide.character.state.state_to_json`); :class:`InMemoryCharacterStateStore` is for
-tests and demos and forgets everything when the process ends.
+The durable implementations keep one JSON row per scope, written with
+:func:`~omoide.store.records.character_state.state_to_json`:
+:class:`~omoide.store.sqlite.character_states.SqliteCharacterStateStore` and
+:class:`~omoide.store.server.states.PostgresCharacterStateStore`.
+:class:`InMemoryCharacterStateStore` is for tests and demos and forgets everything when
+the process ends.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from omoide.character.state import CharacterState
 from omoide.domain import Scope
+from omoide.store.records.character_state import CharacterState
 
 
 class CharacterStateStore(Protocol):

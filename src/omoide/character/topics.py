@@ -29,12 +29,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from omoide.character.profile import CharacterProfile
-from omoide.character.state import MAX_RECENT_TOPICS, MAX_TOPIC_CHARS, CharacterState
-from omoide.character.topic_filler import FILLER_WORDS as FILLER_WORDS
 from omoide.character.topic_filler import is_filler_word
 from omoide.character.topic_vocabulary import DEFAULT_VOCABULARY, TopicEntry
 from omoide.errors import InvalidInput
+from omoide.store.records.character_state import MAX_RECENT_TOPICS, MAX_TOPIC_CHARS, CharacterState
+from omoide.store.records.profile import CharacterProfile
 
 DEFAULT_KEEP: Final = 5
 MAX_PROPER_NOUNS_PER_TEXT: Final = 3

@@ -14,34 +14,37 @@ queued (with no reply, marked ``unanswered`` in its metadata), so it is remember
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Protocol
 
 from omoide.character.emotion import EmotionEngine
+from omoide.character.identity import ProfileSource
 from omoide.character.library import Character, CharacterLibrary
-from omoide.character.profile import CharacterProfile
-from omoide.character.state import CharacterState, initial_state
+from omoide.character.state import initial_state
 from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
 from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
 from omoide.clock import Clock
-from omoide.domain import MetadataValue, Scope, as_utc, check_identifier
+from omoide.domain import (
+    MAX_MESSAGE_CHARS,
+    MAX_TOPICS,
+    MetadataValue,
+    Scope,
+    TurnInput,
+    TurnState,
+    as_utc,
+    check_identifier,
+    check_message,
+)
 from omoide.errors import BackendError, BackendUnavailable, InvalidInput, OmoideError
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import TurnQueue
 from omoide.memory.recall import Recollection
-from omoide.memory.turns import (
-    MAX_MESSAGE_CHARS,
-    MAX_TOPICS,
-    TurnInput,
-    TurnState,
-    check_message,
-)
 from omoide.metrics import Metrics
+from omoide.store.records.character_state import CharacterState
 from omoide.text_rules import check_id, without_refused
 
 logger = logging.getLogger(__name__)
@@ -50,10 +53,10 @@ MAX_CHAT_MESSAGE_CHARS = MAX_MESSAGE_CHARS
 """A chat message may be as long as any stored message (a pasted text is real input)."""
 
 
-class ProfileSource(Protocol):
-    """Where a character's current (possibly evolved) profile comes from."""
+class TurnIntake(Protocol):
+    """Where a chat turn goes to be remembered (the durable turn queue)."""
 
-    async def current_profile(self, character_id: str) -> CharacterProfile: ...
+    async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,7 @@ class Conversation:
         characters: CharacterLibrary,
         states: CharacterStateStore,
         chat_model: ChatModel,
-        queue: TurnQueue,
+        queue: TurnIntake,
         history: SessionHistory,
         clock: Clock,
         metrics: Metrics,

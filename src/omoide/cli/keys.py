@@ -20,7 +20,8 @@ from omoide.cli.common import AsJson, console, run_async, settings_from, write_j
 
 if TYPE_CHECKING:
     from omoide.config import Settings
-    from omoide.keys import ApiKey, KeyStore
+    from omoide.keys import KeyStore
+    from omoide.store.records.keys import ApiKey
 
 keys_app = typer.Typer(
     no_args_is_help=True, rich_markup_mode=None, help="API keys for `omoide serve`"

@@ -53,8 +53,7 @@ def remember(
 
     async def action(built: Omoide) -> dict[str, Any]:
         from omoide.api.views import TurnOut
-        from omoide.domain import Scope
-        from omoide.memory.turns import TurnState
+        from omoide.domain import Scope, TurnState
 
         stored = await built.memory.store_interaction(
             Scope(character, user),

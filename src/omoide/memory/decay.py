@@ -11,11 +11,41 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from omoide.domain import Episode, Scope, as_utc, check_identifier
 from omoide.errors import InvalidInput
 from omoide.memory.forgetting import DecayPolicy, select_for_archive
-from omoide.store.base import MemoryStore
+
+
+class DecayMaintenance(Protocol):
+    """What decay reads and changes (a memory store): every scope of one character;
+    archived episodes listed and restored."""
+
+    async def list_episodes_for_decay(
+        self, character_id: str, *, after_id: str | None, limit: int
+    ) -> list[Episode]: ...
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int: ...
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int: ...
+
+    async def list_archived_episodes(
+        self,
+        character_id: str,
+        *,
+        archived_from: datetime | None,
+        archived_before: datetime | None,
+        after_id: str | None,
+        limit: int,
+    ) -> list[Episode]: ...
+
+    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int: ...
+
 
 SAMPLE = 20
 """How many episode ids a preview or a restore report lists (the counts are whole)."""
@@ -57,7 +87,7 @@ class RestoreReport:
 
 
 async def _unarchived_pages(
-    store: MemoryStore, character_id: str, page_size: int
+    store: DecayMaintenance, character_id: str, page_size: int
 ) -> AsyncIterator[list[Episode]]:
     after_id: str | None = None
     while page := await store.list_episodes_for_decay(
@@ -68,7 +98,7 @@ async def _unarchived_pages(
 
 
 async def _archived_pages(
-    store: MemoryStore,
+    store: DecayMaintenance,
     character_id: str,
     *,
     archived_from: datetime | None,
@@ -96,7 +126,7 @@ def _by_scope(episodes: Iterable[Episode], chosen: set[str]) -> dict[Scope, list
 
 
 async def run_decay(
-    store: MemoryStore,
+    store: DecayMaintenance,
     character_id: str,
     *,
     policy: DecayPolicy,
@@ -130,7 +160,7 @@ async def run_decay(
 
 
 async def preview_decay(
-    store: MemoryStore,
+    store: DecayMaintenance,
     character_id: str,
     *,
     policy: DecayPolicy,
@@ -171,7 +201,7 @@ async def preview_decay(
 
 
 async def restore_archived(
-    store: MemoryStore,
+    store: DecayMaintenance,
     character_id: str,
     *,
     episode_ids: Sequence[str] | None = None,

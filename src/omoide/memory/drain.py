@@ -6,15 +6,26 @@ import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import Protocol
 
 import anyio
 
 from omoide.errors import InvalidInput, NotFound, OmoideError
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import QueuedTurn, TurnQueue
 from omoide.metrics import Metrics
+from omoide.store.queued_turns import QueuedTurn
 
 logger = logging.getLogger(__name__)
+
+
+class DrainedQueue(Protocol):
+    """What draining takes from the turn queue (:class:`~omoide.memory.queue.TurnQueue`)."""
+
+    async def take(self, limit: int) -> list[QueuedTurn]: ...
+
+    async def done(self, job_ids: Sequence[int]) -> None: ...
+
+    async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None: ...
 
 
 class QueueDrainer:
@@ -27,7 +38,7 @@ class QueueDrainer:
 
     def __init__(
         self,
-        queue: TurnQueue,
+        queue: DrainedQueue,
         memory: MemoryManager,
         *,
         metrics: Metrics,

@@ -28,6 +28,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from omoide.errors import OmoideError
 from omoide.memory.extraction import FactCandidate, FactDecision, decide
 from omoide.memory.fact_digests import deleted_digests, without_deleted
 from omoide.memory.fact_updates import (
+    RemovedFactReading,
     confirmed_fact,
     contradicted_fact,
     new_fact,
@@ -50,12 +52,29 @@ from omoide.store.base import (
     FactSupersession,
     FactUpdate,
     FactWrite,
-    MemoryStore,
 )
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_BATCH_LIMIT = 256
+
+
+class FactChanges(Protocol):
+    """How facts change: one ordered, all-or-nothing write per character."""
+
+    async def write_fact_changes(
+        self, character_id: str, changes: Sequence[FactChangeWrite]
+    ) -> None: ...
+
+
+class BatchFactStore(FactChanges, RemovedFactReading, Protocol):
+    """What keeping a batch's facts reads and writes (a memory store)."""
+
+    async def current_facts(
+        self, scopes: Sequence[Scope], *, limit: int
+    ) -> dict[Scope, CurrentFacts | None]: ...
+
+
 """Viewers with more current facts than this are kept turn by turn (by searches)."""
 
 
@@ -119,7 +138,7 @@ class BatchDecisions:
 
 
 async def keep_batch(
-    store: MemoryStore,
+    store: BatchFactStore,
     character_id: str,
     turns: Sequence[BatchTurn],
     *,
@@ -146,7 +165,7 @@ async def keep_batch(
     return [next(changes) if turn.episode.scope in fitting else None for turn in turns]
 
 
-async def _with_removed(store: MemoryStore, turns: Sequence[BatchTurn]) -> list[BatchTurn]:
+async def _with_removed(store: RemovedFactReading, turns: Sequence[BatchTurn]) -> list[BatchTurn]:
     """``turns`` with what a person removed that they may bring back, read once per
     viewer with candidates: the facts found no longer true, and the digests deleted facts
     left that the candidates match (as the per-turn path reads them)."""

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from omoide.domain import Scope
 from omoide.memory.extraction import FactCandidate, FactDecision
 from omoide.memory.fact_text import object_key, terms_key
-from omoide.store.base import MemoryStore
 
 _DIGEST_BYTES = 16
 _PERSON = b"omoide-deleted"
@@ -56,8 +56,14 @@ def stating_digests(scope: Scope, candidates: Iterable[FactCandidate]) -> list[s
     return list(dict.fromkeys(found))
 
 
+class DeletedFactDigests(Protocol):
+    """What checking for deleted facts reads (a memory store)."""
+
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]: ...
+
+
 async def deleted_digests(
-    store: MemoryStore, scope: Scope, candidates: Iterable[FactCandidate]
+    store: DeletedFactDigests, scope: Scope, candidates: Iterable[FactCandidate]
 ) -> frozenset[str]:
     """Those of the candidates' digests that a fact deleted in ``scope`` left; no read
     when there is no candidate."""

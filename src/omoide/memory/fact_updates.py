@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 
 from omoide.domain import Fact, Scope, TrustState, new_id
 from omoide.memory.extraction import FactCandidate, FactDecision
 from omoide.memory.extraction_rules import find_facts, is_rejected
-from omoide.memory.fact_digests import deleted_digests, stated, without_deleted
-from omoide.store.base import FactFilter, MemoryStore
+from omoide.memory.fact_digests import DeletedFactDigests, deleted_digests, stated, without_deleted
+from omoide.store.base import FactFilter
 
 _REJECTED = FactFilter(contradicted_only=True)
 
@@ -58,7 +59,15 @@ def contradicted_fact(fact: Fact, at: datetime) -> Fact:
     return replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
 
 
-async def rejected_facts(store: MemoryStore, scope: Scope) -> list[Fact]:
+class FactListing(Protocol):
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+
+class RemovedFactReading(FactListing, DeletedFactDigests, Protocol):
+    """What keeping decisions from bringing back a removed fact reads (a memory store)."""
+
+
+async def rejected_facts(store: FactListing, scope: Scope) -> list[Fact]:
     """The facts of ``scope`` found no longer true (a person's correction, a viewer's
     contradiction): a viewer repeating one is not taken at their word again. One indexed
     read of the few such facts, compared in memory by :func:`without_rejected`."""
@@ -79,7 +88,7 @@ def without_rejected(
 
 
 async def kept_decisions(
-    store: MemoryStore, scope: Scope, decisions: Sequence[FactDecision]
+    store: RemovedFactReading, scope: Scope, decisions: Sequence[FactDecision]
 ) -> list[FactDecision]:
     """``decisions`` of a turn without the adds and updates that would bring back a fact
     a person rejected (:func:`rejected_facts`) or deleted

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 from omoide.domain import (
     Episode,
@@ -45,7 +46,7 @@ from omoide.memory.extraction import (
     decide,
     find_facts,
 )
-from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchTurn, keep_batch
+from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchFactStore, BatchTurn, keep_batch
 from omoide.memory.fact_updates import (
     confirmed_fact,
     contradicted_fact,
@@ -55,7 +56,7 @@ from omoide.memory.fact_updates import (
 )
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
-from omoide.store.base import FactFilter, FactWrite, MemoryStore
+from omoide.store.base import FactFilter, FactSupersession, FactUpdate, FactWrite, Hit
 from omoide.text_rules import check_text
 
 MAX_FACT_CHARS = 500
@@ -91,13 +92,28 @@ class RelatedFacts:
         return set(FactCategory) - {fact.category for fact in self.facts}
 
 
+class FactWriting(BatchFactStore, Protocol):
+    """What fact keeping reads and writes (a memory store); facts change only through
+    :meth:`~BatchFactStore.write_fact_changes`."""
+
+    async def get_fact(self, scope: Scope, fact_id: str) -> Fact: ...
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+
 class FactKeeper:
     """Applies extraction decisions and manual corrections to one store."""
 
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: FactWriting,
         embedder: Embedder,
         duplicate_threshold: float,
         metrics: Metrics,
@@ -271,7 +287,7 @@ class FactKeeper:
         at: datetime,
     ) -> FactChange:
         fact = new_fact(scope, candidate, sources, at)
-        await self._store.add_facts(scope, [FactWrite(fact, vector)])
+        await self._store.write_fact_changes(scope.character_id, [FactWrite(fact, vector)])
         return FactChange("add", fact.id, fact.text)
 
     async def _duplicate_of(
@@ -286,7 +302,7 @@ class FactKeeper:
 
     async def _confirm(self, scope: Scope, fact: Fact, sources: tuple[str, ...]) -> FactChange:
         confirmed = confirmed_fact(fact, sources)
-        await self._store.update_fact(scope, confirmed, vector=None)
+        await self._store.write_fact_changes(scope.character_id, [FactUpdate(confirmed)])
         return FactChange("confirm", fact.id, fact.text)
 
     async def _supersede(
@@ -299,11 +315,13 @@ class FactKeeper:
         at: datetime,
     ) -> FactChange:
         new = replace(new_fact(scope, candidate, sources, at), supersedes=old.id)
-        await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
+        supersession = FactSupersession(old.id, FactWrite(new, vector), at)
+        await self._store.write_fact_changes(scope.character_id, [supersession])
         return FactChange("update", new.id, new.text, replaced_fact_id=old.id)
 
     async def _contradict(self, scope: Scope, fact: Fact, at: datetime) -> FactChange:
-        await self._store.update_fact(scope, contradicted_fact(fact, at), vector=None)
+        contradicted = FactUpdate(contradicted_fact(fact, at))
+        await self._store.write_fact_changes(scope.character_id, [contradicted])
         return FactChange("delete", fact.id, fact.text)
 
     async def _embed_one(self, text: str) -> Vector:
@@ -340,7 +358,8 @@ class FactKeeper:
             terms=tuple(terms),
         )
         fact = new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
-        await self._store.add_facts(scope, [FactWrite(fact, await self._embed_one(fact.text))])
+        added = FactWrite(fact, await self._embed_one(fact.text))
+        await self._store.write_fact_changes(scope.character_id, [added])
         return fact
 
     async def correct(
@@ -368,11 +387,8 @@ class FactKeeper:
         check_unit_interval(updated.confidence, name="confidence")
         check_unit_interval(updated.salience, name="salience")
         if text is None or text == old.text:
-            await self._store.update_fact(scope, updated, vector=None)
+            await self._store.write_fact_changes(scope.character_id, [FactUpdate(updated)])
             return updated
-        await self._store.update_fact(
-            scope, replace(old, trust=TrustState.CONTRADICTED), vector=None
-        )
         at = as_utc(at)
         slot, terms = typed_as_said(check_fact_text(text))
         new = replace(
@@ -387,7 +403,14 @@ class FactKeeper:
             confirmation_count=1,
         )
         vector = await self._embed_one(new.text)
-        return await self._store.supersede_fact(scope, old.id, FactWrite(new, vector), at=at)
+        await self._store.write_fact_changes(
+            scope.character_id,
+            [
+                FactUpdate(replace(old, trust=TrustState.CONTRADICTED)),
+                FactSupersession(old.id, FactWrite(new, vector), at),
+            ],
+        )
+        return await self._store.get_fact(scope, new.id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,8 @@ from omoide.domain import (
     Scope,
     ScopeExport,
     Tombstone,
+    TurnInput,
+    TurnState,
     ViewerSummary,
     as_utc,
 )
@@ -36,7 +38,7 @@ from omoide.memory.fact_digests import fact_digests
 from omoide.memory.facts import FactKeeper
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
-from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import StoredTurn
 from omoide.memory.viewer_profile import ViewerProfile
 from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
 from omoide.store.keywords import forget_cached_words

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import anyio
 
@@ -32,16 +32,54 @@ from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.neighbours import asked, with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
-from omoide.memory.reinforce import DUE_FLUSH, Reinforcements
+from omoide.memory.reinforce import DUE_FLUSH, RecallRecording, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import ViewerProfile, build_profile
-from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter, Hit
 from omoide.store.keywords import analyze_query
 
 logger = logging.getLogger(__name__)
 
 Item = TypeVar("Item", bound=Episode | Fact)
+
+
+class EpisodeSearch(Protocol):
+    """How recall finds episodes and the feelings around them (a memory store)."""
+
+    async def search_episode_vectors(
+        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def search_episode_keywords(
+        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def episode_neighbours(
+        self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
+    ) -> dict[str, tuple[Episode, ...]]: ...
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]: ...
+
+
+class FactSearch(Protocol):
+    """How recall finds facts (a memory store)."""
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+
+class MemorySearch(EpisodeSearch, FactSearch, RecallRecording, Protocol):
+    """What recall reads, and where it records what it recalled (a memory store)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +126,7 @@ class Recaller:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: MemorySearch,
         embedder: Embedder,
         counter: TokenCounter,
         config: MemoryConfig,

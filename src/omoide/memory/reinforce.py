@@ -24,18 +24,26 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 import anyio
 
 from omoide.domain import Scope, as_utc
 from omoide.errors import InvalidInput, OmoideError
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_PENDING = 1024
 DUE_FLUSH = 2
+
+
+class RecallRecording(Protocol):
+    """Where recalls are recorded (a memory store)."""
+
+    async def record_recalls(
+        self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
+    ) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +61,7 @@ class Reinforcements:
 
     def __init__(
         self,
-        store: MemoryStore,
+        store: RecallRecording,
         *,
         metrics: Metrics | None = None,
         max_pending: int = DEFAULT_MAX_PENDING,

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 import anyio
 
@@ -27,6 +28,8 @@ from omoide.domain import (
     EmotionRecord,
     Episode,
     ScoringMethod,
+    TurnInput,
+    TurnState,
     Vector,
     check_identifier,
     check_not_future,
@@ -41,11 +44,17 @@ from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
 from omoide.memory.facts import FactKeeper, foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
 from omoide.memory.turn_reading import felt_intensity, read_turn
-from omoide.memory.turns import FactChange, StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import FactChange, StoredTurn
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore, TurnWrite
+from omoide.store.base import TurnWrite
 
 logger = logging.getLogger(__name__)
+
+
+class TurnWriting(Protocol):
+    """Where remembered turns are written (a memory store): one transaction per batch."""
+
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +92,7 @@ class Rememberer:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: TurnWriting,
         embedder: Embedder,
         scorer: ImportanceScorer,
         extractor: FactExtractor,

@@ -1,20 +1,12 @@
-"""What a caller hands the write path, and what it gets back.
-
-The input values (:class:`TurnInput`, :class:`TurnState`) live in :mod:`omoide.domain`,
-since the stores' turn queues keep them too; they are re-exported here.
-"""
+"""What the write path gives back (what a caller hands it, :class:`~omoide.domain.TurnInput`,
+lives in :mod:`omoide.domain`, since the turn queues keep it too)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from omoide.domain import MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS
-from omoide.domain import MAX_TOPICS as MAX_TOPICS
 from omoide.domain import Scope, ScoringMethod
-from omoide.domain import TurnInput as TurnInput
-from omoide.domain import TurnState as TurnState
-from omoide.domain import check_message as check_message
 
 
 @dataclass(frozen=True, slots=True)

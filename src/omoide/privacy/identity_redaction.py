@@ -22,15 +22,15 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from omoide.character.identity_store import (
+from omoide.privacy.redaction import Redactor
+from omoide.store.records.identity import (
     FieldChange,
     IdentityVersion,
     PendingChange,
     ProfileValue,
     RefusedField,
 )
-from omoide.character.profile import EVOLVABLE_FIELDS, CharacterProfile
-from omoide.privacy.redaction import Redactor
+from omoide.store.records.profile import EVOLVABLE_FIELDS, CharacterProfile
 
 _NOT_PROSE: Final = frozenset({"emotions", "default_emotion", "language", "home_language"})
 TEXT_FIELDS: Final = frozenset(EVOLVABLE_FIELDS) - _NOT_PROSE

@@ -33,19 +33,32 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from omoide.character.identity_store import IdentityStore, IdentityVersion, PendingChange
-from omoide.character.state import CharacterState
-from omoide.domain import Episode, ForgetReport, Scope, ScopeExport, TurnInput
+from omoide.character.identity_store import IdentityStore
+from omoide.domain import Episode, ForgetReport, Scope, ScopeExport, TurnInput, Vector
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
 from omoide.llm.base import ChatMessage
 from omoide.memory.manager import MemoryManager
 from omoide.privacy.identity_redaction import redact_change, redact_version
 from omoide.privacy.redaction import Redactor, ViewerWords
-from omoide.store.base import EpisodeFilter, MemoryStore
-from omoide.stream.records import ViewerStreamData
+from omoide.store.base import EpisodeFilter
+from omoide.store.records.character_state import CharacterState
+from omoide.store.records.identity import IdentityVersion, PendingChange
+from omoide.store.records.stream import ViewerStreamData
 
 PAGE = 200
+
+
+class ViewerEpisodes(Protocol):
+    """What redaction reads and rewrites (a memory store)."""
+
+    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int: ...
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]: ...
+
+    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None: ...
 
 
 class TurnDrain(Protocol):
@@ -131,7 +144,7 @@ class ViewerData:
         self,
         *,
         memory: MemoryManager,
-        store: MemoryStore,
+        store: ViewerEpisodes,
         embedder: Embedder,
         drain: TurnDrain,
         queue: ViewerQueue,

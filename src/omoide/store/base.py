@@ -128,7 +128,13 @@ class EmbeddingInfo:
 
 
 class MemoryStore(Protocol):
-    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant."""
+    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant.
+
+    The whole contract a backend implements (the contract tests run it on both). A
+    consumer depends on a small Protocol of its own, declared where it is used
+    (``memory.facts.FactWriting``, ``memory.recall.MemorySearch``,
+    ``memory.remember.TurnWriting``, ``memory.decay.DecayMaintenance``, ...).
+    """
 
     @property
     def embedding(self) -> EmbeddingInfo: ...
@@ -192,8 +198,6 @@ class MemoryStore(Protocol):
         ...
 
     # --- facts -----------------------------------------------------------------------
-    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None: ...
-
     async def get_fact(self, scope: Scope, fact_id: str) -> Fact: ...
 
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
@@ -205,16 +209,6 @@ class MemoryStore(Protocol):
     async def search_fact_keywords(
         self, scope: Scope, text: str, *, where: FactFilter, limit: int
     ) -> list[Hit[Fact]]: ...
-
-    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
-        """Replace a stored fact's fields (same id); a new vector when its text changed."""
-        ...
-
-    async def supersede_fact(
-        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
-    ) -> Fact:
-        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
-        ...
 
     async def delete_fact(
         self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
@@ -240,11 +234,13 @@ class MemoryStore(Protocol):
     async def write_fact_changes(
         self, character_id: str, changes: Sequence[FactChangeWrite]
     ) -> None:
-        """Apply changes to the facts of one character's viewers, in order, in one
-        transaction: all or none. A :class:`FactWrite` adds (as :meth:`add_facts`), a
-        :class:`FactUpdate` replaces fields (as :meth:`update_fact` without a new vector), a
-        :class:`FactSupersession` closes and replaces (as :meth:`supersede_fact`); each
-        change's scope is its fact's, and a later change sees the earlier ones."""
+        """The one way facts change: apply changes to the facts of one character's
+        scopes, in order, in one transaction: all or none. A :class:`FactWrite` adds a fact
+        (its sources must be episodes of its scope), a :class:`FactUpdate` replaces a stored
+        fact's fields (same id and text; NotFound outside its scope), a
+        :class:`FactSupersession` closes the old fact (valid_to, superseded_at; Conflict if
+        already superseded) and adds the replacement linked to it; each change's scope is
+        its fact's, and a later change sees the earlier ones."""
         ...
 
     # --- viewers and characters --------------------------------------------------------
@@ -254,8 +250,6 @@ class MemoryStore(Protocol):
         ...
 
     async def export_scope(self, scope: Scope) -> ScopeExport: ...
-
-    async def list_tombstones(self, scope: Scope) -> list[Tombstone]: ...
 
     async def list_viewers(
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
@@ -273,10 +267,6 @@ class MemoryStore(Protocol):
         """The names the viewer went by, most recently seen first (none for a scope
         never written)."""
         ...
-
-    async def clear_character(
-        self, character_id: str, *, reason: str, at: datetime
-    ) -> ForgetReport: ...
 
     # --- maintenance -----------------------------------------------------------------
     async def list_episodes_for_decay(

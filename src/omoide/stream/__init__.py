@@ -13,17 +13,12 @@ See :mod:`omoide.stream.ingest` (what is kept), :mod:`omoide.stream.viewers` (ba
 work per viewer), :mod:`omoide.stream.diary` and :mod:`omoide.character.identity`.
 """
 
+from omoide.store.records.stream import DiaryJob, DiaryReason, StreamStatus, ViewerSummaryRecord
 from omoide.stream.config import DEFAULT_DIARY_EVERY, StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter, diary_entry_from_episode
 from omoide.stream.events import StreamEvent, event_from_json, events_from_json
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
-from omoide.stream.records import (
-    DiaryJob,
-    DiaryReason,
-    StreamStatus,
-    ViewerSummaryRecord,
-)
 from omoide.stream.service import (
     FlushReport,
     GrowthStore,

@@ -1,6 +1,6 @@
 """The character's diary: reflective entries about its streams, in its own memory.
 
-An entry is written for each :class:`~omoide.stream.records.DiaryJob` (every
+An entry is written for each :class:`~omoide.store.records.stream.DiaryJob` (every
 ``diary_every`` comments of a stream, and when the stream ends), from the stream log
 since the previous entry: by the model when there is one (the profile and a bounded
 digest), else as a structured summary that says so. A model that fails twice to answer
@@ -19,10 +19,11 @@ model writes is never older than one entry.
 from __future__ import annotations
 
 import logging
-import uuid
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 import anyio
 
@@ -35,10 +36,17 @@ from omoide.errors import NotFound, OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json
 from omoide.metrics import Metrics
-from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
+from omoide.store.base import EpisodeFilter, TurnWrite
+from omoide.store.records.stream import (
+    CLAIM_SECONDS,
+    DiaryJob,
+    DiaryReason,
+    DiaryWindow,
+    diary_episode_id,
+)
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import diary_messages, parse_diary_reply
-from omoide.stream.records import CLAIM_SECONDS, DiaryJob, DiaryJobLog, DiaryReason, DiaryWindow
+from omoide.stream.logs import DiaryJobLog
 from omoide.stream.summaries import structured_diary
 
 logger = logging.getLogger(__name__)
@@ -47,12 +55,23 @@ DIARY_KIND = "diary"
 DIARY_IMPORTANCE = 0.8
 LEARNED_FACTS_IN_DIGEST = 20
 TOP_COUNTS = 5
-_NAMESPACE = uuid.UUID("0b8f6f1e-6a53-4c0e-9d43-2d6c1f7e5a10")
 _OPTIONS = ChatOptions(max_tokens=1200, temperature=0.7, json_mode=True)
 _PAGE = 200
 WAIT_POLL_SECONDS = 0.2
 WAIT_LIMIT_SECONDS = 2 * CLAIM_SECONDS
 """How long :meth:`DiaryWriter.written` waits for an entry: past any claim's lease."""
+
+
+class DiaryMemory(Protocol):
+    """What the diary reads and writes (a memory store): its entries are character-wide episodes."""
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode: ...
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]: ...
+
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +127,6 @@ def _metadata(
     return metadata
 
 
-def diary_episode_id(job: DiaryJob) -> str:
-    return uuid.uuid5(_NAMESPACE, f"{job.character_id}\x00{job.stream_id}\x00{job.id}").hex
-
-
 def _int(metadata: Metadata, key: str) -> int:
     value = metadata.get(key)
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
@@ -149,7 +164,7 @@ class DiaryWriter:
         self,
         *,
         log: DiaryJobLog,
-        store: MemoryStore,
+        store: DiaryMemory,
         embedder: Embedder,
         profiles: ProfileSource,
         llm: ChatModel | None,

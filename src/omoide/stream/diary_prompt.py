@@ -11,10 +11,10 @@ import json
 from dataclasses import dataclass
 from typing import Final
 
-from omoide.character.profile import CharacterProfile
 from omoide.fence import sanitise_memory_text
 from omoide.llm.base import ChatMessage
-from omoide.stream.records import DiaryReason, DiaryWindow
+from omoide.store.records.profile import CharacterProfile
+from omoide.store.records.stream import DiaryReason, DiaryWindow
 from omoide.stream.summaries import window_lines
 
 DIARY_TASK: Final = "omoide task: diary"

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
-from omoide.domain import as_utc
+from omoide.domain import as_utc, check_message
 from omoide.errors import InvalidInput
-from omoide.memory.turns import check_message
 from omoide.text_rules import check_id, check_text, moment_problem
 
 MAX_DISPLAY_NAME_CHARS: Final = 100

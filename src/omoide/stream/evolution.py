@@ -15,11 +15,11 @@ import logging
 from typing import Final
 
 from omoide.character.identity import IdentityOutcome, IdentityService, OutcomeStatus
-from omoide.character.profile import IDENTITY_FIELD, CharacterProfile
 from omoide.errors import BackendError, ParseFailure
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json
 from omoide.metrics import Metrics
+from omoide.store.records.profile import IDENTITY_FIELD, CharacterProfile
 from omoide.stream.diary import DiaryEntry
 
 logger = logging.getLogger(__name__)

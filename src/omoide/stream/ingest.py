@@ -20,17 +20,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from omoide.character.library import CharacterLibrary
-from omoide.character.profile import check_character_id
 from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
-from omoide.domain import Scope, check_identifier, check_not_future
+from omoide.domain import Scope, TurnInput, TurnState, check_identifier, check_not_future
 from omoide.errors import InvalidInput, NotFound
 from omoide.memory.importance import ImportanceResult, is_low_signal, score_by_rules
-from omoide.memory.turns import StoredTurn, TurnInput, TurnState
+from omoide.memory.turns import StoredTurn
 from omoide.metrics import Metrics
+from omoide.store.records.profile import check_character_id
+from omoide.store.records.stream import CommentEntry, DiaryJob, LearnedFact
 from omoide.stream.config import StreamConfig
 from omoide.stream.events import StreamEvent
-from omoide.stream.records import CommentEntry, DiaryJob, LearnedFact, StreamLog
+from omoide.stream.logs import StreamLog
 from omoide.stream.writer import InteractionWriter
 
 MAX_TOPICS_PER_COMMENT = 8

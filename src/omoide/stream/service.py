@@ -32,26 +32,24 @@ from omoide.character.identity_store import IdentityStore
 from omoide.clock import Clock
 from omoide.errors import NotFound, OmoideError
 from omoide.metrics import Metrics
+from omoide.store.records.stream import ViewerStreamData, ViewerSummaryRecord
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
-from omoide.stream.records import (
-    DiaryJobLog,
-    StreamLog,
-    ViewerStreamData,
-    ViewerSummaryRecord,
-    ViewerWorkLog,
-)
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
 from omoide.stream.viewers import LLM_CALLS_METRIC, ViewerFlush, ViewerWorker
 
 logger = logging.getLogger(__name__)
 
-GROWTH_FILE = "growth.sqlite3"
 
-
-class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol):
+class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, Protocol):
     """Everything the stream service keeps beside the memory store."""
+
+    @property
+    def identity(self) -> IdentityStore:
+        """The characters' identity histories, kept beside the logs."""
+        ...
 
     async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
         """Everything kept about one viewer: comments, noted facts, summary, work."""
@@ -61,7 +59,7 @@ class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, IdentityStore, Protocol
         """Delete what :meth:`viewer_data` shows; what was removed."""
         ...
 
-    def close(self) -> None: ...
+    async def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Final
 
 from omoide.domain import Fact, FactCategory
 from omoide.fence import quoted, sanitise_memory_text
-from omoide.stream.records import DiaryReason, DiaryWindow, ViewerBatch
+from omoide.store.records.stream import DiaryReason, DiaryWindow, ViewerBatch
 
 STRUCTURED_VIEWER_PREFIX: Final = "Structured summary (no language model was used)."
 STRUCTURED_DIARY_PREFIX: Final = "Structured diary entry (no language model wrote this)."

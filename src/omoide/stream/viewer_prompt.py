@@ -19,7 +19,7 @@ from omoide.fence import sanitise_memory_text
 from omoide.llm.base import ChatMessage
 from omoide.memory.extraction_llm import parse_fact_reply
 from omoide.memory.extraction_values import FactDecision
-from omoide.stream.records import ViewerBatch
+from omoide.store.records.stream import ViewerBatch
 
 VIEWER_BATCH_TASK: Final = "omoide task: viewer-batch"
 """The first line of the system prompt (lets a scripted model tell the tasks apart)."""

@@ -16,7 +16,7 @@ as ``stream.viewer_batch_failures``. A failed batch is not retried: the rule fac
 comments are already stored, and the next batch rewrites the summary.
 
 A batch is claimed from the log before it is worked on, so when several instances run a
-worker, each viewer's batch goes to one of them (see :mod:`omoide.stream.records`).
+worker, each viewer's batch goes to one of them (see :mod:`omoide.stream.logs`).
 """
 
 from __future__ import annotations
@@ -25,22 +25,33 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import anyio
 
 from omoide.clock import Clock
-from omoide.domain import Episode, Fact, Scope, ScoringMethod, Vector, new_id
+from omoide.domain import (
+    MAX_MESSAGE_CHARS,
+    Episode,
+    Fact,
+    ForgetReport,
+    Scope,
+    ScoringMethod,
+    Vector,
+    new_id,
+)
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.extraction_values import FactDecision
 from omoide.memory.facts import FactKeeper
 from omoide.memory.llm_reply import ask_json
-from omoide.memory.turns import MAX_MESSAGE_CHARS, FactChange
+from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
-from omoide.store.base import FactFilter, MemoryStore, TurnWrite
+from omoide.store.base import FactFilter, TurnWrite
+from omoide.store.records.stream import LearnedFact, ViewerBatch, ViewerSummaryRecord
 from omoide.stream.config import StreamConfig
-from omoide.stream.records import LearnedFact, ViewerBatch, ViewerSummaryRecord, ViewerWorkLog
+from omoide.stream.logs import ViewerWorkLog
 from omoide.stream.summaries import structured_viewer_summary
 from omoide.stream.viewer_prompt import batch_text, parse_viewer_reply, viewer_batch_messages
 
@@ -49,6 +60,16 @@ logger = logging.getLogger(__name__)
 LLM_CALLS_METRIC = "stream.llm_calls"
 BATCH_EPISODE_IMPORTANCE = 0.5
 _OPTIONS = ChatOptions(max_tokens=1024, temperature=0.0, json_mode=True)
+
+
+class ViewerMemory(Protocol):
+    """What the viewer worker reads and writes (a memory store)."""
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport: ...
+
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +116,7 @@ class ViewerWorker:
         self,
         *,
         log: ViewerWorkLog,
-        store: MemoryStore,
+        store: ViewerMemory,
         embedder: Embedder,
         facts: FactKeeper,
         llm: ChatModel | None,

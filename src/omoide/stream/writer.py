@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from omoide.clock import Clock
+from omoide.domain import TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
 from omoide.memory.extraction_rules import RuleFactExtractor
 from omoide.memory.facts import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.remember import Rememberer
-from omoide.memory.turns import StoredTurn, TurnInput
+from omoide.memory.turns import StoredTurn
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
 

@@ -46,7 +46,7 @@ from omoide.wiring.streams import StreamParts, build_streams, stream_config, str
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.states import PostgresCharacterStateStore
-    from omoide.store.state import SqliteCharacterStateStore
+    from omoide.store.sqlite.character_states import SqliteCharacterStateStore
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +62,6 @@ class Resources:
 
     def add(self, name: str, close: Close) -> None:
         self._closers.append((name, close))
-
-    def add_sync(self, name: str, close: Callable[[], None]) -> None:
-        async def closing() -> None:
-            close()
-
-        self.add(name, closing)
 
     async def aclose(self) -> None:
         failures: list[tuple[str, Exception]] = []
@@ -209,10 +203,10 @@ def _state(
 ) -> _State:
     """The turn queue (and its drainer), character states and the growth store."""
     queue, states = build_service_state(settings, memory.store, clock)
-    resources.add_sync("turn queue", queue.close)
-    resources.add_sync("character states", states.close)
+    resources.add("turn queue", queue.close)
+    resources.add("character states", states.close)
     growth = build_growth(settings, memory.store)
-    resources.add_sync("growth store", growth.close)
+    resources.add("growth store", growth.close)
     drainer = QueueDrainer(queue, memory.memory, metrics=metrics)
     resources.add("turn queue drain", drainer.drain_all)  # closed first: turns stored
     return _State(queue, states, growth, drainer)
@@ -250,7 +244,7 @@ def _assemble(
     metrics: Metrics,
 ) -> Omoide:
     identity = IdentityService(
-        store=state.growth,
+        store=state.growth.identity,
         characters=memory.characters,
         policy=IdentityPolicy(),
         clock=clock,
@@ -314,7 +308,7 @@ def _viewer_data(
         states=state.states,
         history=history,
         log=state.growth,
-        identity=state.growth,
+        identity=state.growth.identity,
         files=local_files(memory.store, state.queue, state.states, state.growth),
         caches=[models.embedder],
     )

@@ -12,14 +12,16 @@ from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
-from omoide.keys import KeyFile, KeyStore, key_file_path
-from omoide.memory.queue import DurableTurnQueue, TurnQueue
+from omoide.keys import KeyStore
+from omoide.memory.queue import TurnQueue
 from omoide.privacy.viewer_data import Scrubbable
 from omoide.store.base import EmbeddingInfo, MemoryStore
-from omoide.store.growth_sqlite import SqliteGrowthStore
+from omoide.store.sqlite.character_states import SqliteCharacterStateStore
+from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
+from omoide.store.sqlite.key_file import KeyFile, key_file_path
 from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
-from omoide.store.state import SqliteCharacterStateStore
-from omoide.stream.service import GROWTH_FILE, GrowthStore
+from omoide.store.sqlite.turn_queue import SqliteTurnQueue
+from omoide.stream.service import GrowthStore
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
@@ -61,7 +63,7 @@ def build_service_state(
     """The durable turn queue and the character states: files, or the server's PostgreSQL."""
     match settings.store:
         case "sqlite":
-            queue = DurableTurnQueue(settings.queue_path, clock=clock)
+            queue = SqliteTurnQueue(settings.queue_path, clock=clock)
             return queue, SqliteCharacterStateStore(settings.state_path)
         case "server":
             with server_extra():
@@ -115,6 +117,6 @@ def local_files(*parts: object) -> list[Scrubbable]:
         for part in parts
         if isinstance(
             part,
-            SqliteMemoryStore | DurableTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
+            SqliteMemoryStore | SqliteTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
         )
     ]

@@ -19,11 +19,7 @@ import numpy as np
 from omoide.domain import MetadataValue, Vector, as_utc, check_metadata
 from omoide.errors import BackendError, InvalidInput
 from omoide.store.record_fields import FieldEncoding
-from omoide.store.rows import EMOTION_COLUMNS as EMOTION_COLUMNS
-from omoide.store.rows import EPISODE_COLUMNS as EPISODE_COLUMNS
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
-from omoide.store.rows import TOMBSTONE_COLUMNS as TOMBSTONE_COLUMNS
-from omoide.store.rows import Row as Row
 
 VECTOR_DTYPE = np.dtype("<f4")
 

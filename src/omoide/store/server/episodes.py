@@ -15,9 +15,8 @@ from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, check_ident
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import EmbeddingInfo, TurnWrite
 from omoide.store.record_fields import episode_field_values
+from omoide.store.rows import EMOTION_COLUMNS, EPISODE_COLUMNS
 from omoide.store.server.codec import (
-    EMOTION_COLUMNS,
-    EPISODE_COLUMNS,
     FIELD_ENCODING,
     emotion_from_row,
     encode_strings,

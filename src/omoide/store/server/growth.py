@@ -1,7 +1,7 @@
 """Stream logs and identity history in PostgreSQL, shared by every instance of the service.
 
-Implements what :class:`~omoide.store.growth_sqlite.SqliteGrowthStore` does for the
-embedded profile (:class:`~omoide.stream.records.StreamLog`, ``DiaryJobLog``,
+Implements what :class:`~omoide.store.sqlite.growth.SqliteGrowthStore` does for the
+embedded profile (:class:`~omoide.stream.logs.StreamLog`, ``DiaryJobLog``,
 ``ViewerWorkLog`` and :class:`~omoide.character.identity_store.IdentityStore`), with the
 same tables (:mod:`omoide.store.server.growth_sql`) in the server store's database.
 
@@ -28,7 +28,20 @@ from datetime import datetime, timedelta
 
 from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
-from omoide.store.identity_delegate import DelegatesIdentity
+from omoide.store.records.stream import (
+    CLAIM_SECONDS,
+    Appended,
+    CommentEntry,
+    DiaryJob,
+    DiaryReason,
+    DiaryWindow,
+    LearnedFact,
+    StreamStatus,
+    ViewerBatch,
+    ViewerStreamData,
+    ViewerSummaryRecord,
+    WindowStats,
+)
 from omoide.store.server import growth_sql as sql
 from omoide.store.server.database import Connection, Database, execute, fetch_all
 from omoide.store.server.growth_identity import PostgresIdentityTables
@@ -43,20 +56,6 @@ from omoide.store.server.growth_rows import (
     with_utc,
 )
 from omoide.store.server.growth_viewers import delete_viewer, read_viewer
-from omoide.stream.records import (
-    CLAIM_SECONDS,
-    Appended,
-    CommentEntry,
-    DiaryJob,
-    DiaryReason,
-    DiaryWindow,
-    LearnedFact,
-    StreamStatus,
-    ViewerBatch,
-    ViewerStreamData,
-    ViewerSummaryRecord,
-    WindowStats,
-)
 
 
 async def _stream(connection: Connection, key: tuple[str, str], *, lock: bool) -> StreamStatus:
@@ -171,8 +170,9 @@ async def _finish_batch(
     return True
 
 
-class PostgresGrowthStore(DelegatesIdentity):
-    """The growth store of the server profile, in the server store's database."""
+class PostgresGrowthStore:
+    """The growth store of the server profile, in the server store's database; its
+    identity history is :attr:`identity`."""
 
     def __init__(
         self,
@@ -182,7 +182,7 @@ class PostgresGrowthStore(DelegatesIdentity):
         claim_seconds: float = CLAIM_SECONDS,
     ) -> None:
         self._database = database
-        self._identity = PostgresIdentityTables(database)
+        self.identity = PostgresIdentityTables(database)
         self._clock = clock or SystemClock()
         self._lease = timedelta(seconds=claim_seconds)
         self._claimant = uuid.uuid4().hex
@@ -192,7 +192,7 @@ class PostgresGrowthStore(DelegatesIdentity):
         now = utc(self._clock.now())
         return {"claimant": self._claimant, "now": now, "until": now + self._lease}
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""
 
     # --- StreamLog ------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 :class:`PostgresIdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
 half of :class:`~omoide.store.server.growth.PostgresGrowthStore`, as
-:class:`~omoide.store.identity_sqlite.IdentityTables` is of the embedded one. Profiles and
+:class:`~omoide.store.sqlite.identity.IdentityTables` is of the embedded one. Profiles and
 diffs are stored as the same JSON text (``json`` keeps it as written) and read back with
 the same decoders, so a rollback restores a profile exactly.
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from omoide.character.identity_store import (
+from omoide.errors import Conflict, NotFound
+from omoide.store.records.identity import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
@@ -25,7 +26,6 @@ from omoide.character.identity_store import (
     refused_to_json,
     version_texts,
 )
-from omoide.errors import Conflict, NotFound
 from omoide.store.server.database import Connection, Database, execute
 from omoide.store.server.growth_rows import record, records, utc, with_utc
 

@@ -26,12 +26,12 @@ import apsw
 
 from omoide.domain import Scope
 from omoide.errors import NotFound
-from omoide.store import growth_db
 from omoide.store.base import MemoryStore
-from omoide.store.growth_sqlite import MIGRATIONS
+from omoide.store.records.stream import DiaryJob, DiaryReason, diary_episode_id
 from omoide.store.server.database import Connection, Database, execute, fetch_all, fetch_one
-from omoide.stream.diary import diary_episode_id
-from omoide.stream.records import DiaryJob, DiaryReason
+from omoide.store.sqlite import growth_rows
+from omoide.store.sqlite.files import open_sqlite_file
+from omoide.store.sqlite.growth import MIGRATIONS
 
 Row = dict[str, Any]
 MIGRATION_LOCK = 0x6F6D6F67  # pg_advisory_xact_lock key: one growth copy at a time
@@ -61,7 +61,7 @@ class _Table:
 
     def values(self, row: Row) -> tuple[object, ...]:
         """A file row as PostgreSQL values (JSON documents stay the text they were)."""
-        converted = growth_db.with_times(row, *self.times)
+        converted = growth_rows.with_times(row, *self.times)
         converted |= {name: bool(row[name]) for name in self.flags}
         converted |= {name: json.loads(row[name]) for name in self.lists}
         return tuple(converted[name] for name in self.columns)
@@ -232,11 +232,11 @@ class GrowthSource:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._database = growth_db.GrowthDatabase(path, MIGRATIONS)
+        self._database = open_sqlite_file(path, MIGRATIONS)
 
     async def characters(self) -> list[str]:
         union = " UNION ".join(f"SELECT character_id FROM {table.name}" for table in TABLES)
-        rows = await self._database.run(lambda c: c.execute(f"{union} ORDER BY 1").fetchall())
+        rows = await self._database.write(lambda c: c.execute(f"{union} ORDER BY 1").fetchall())
         return [str(row[0]) for row in rows]
 
     async def read(self, character_id: str) -> dict[str, list[Row]]:
@@ -244,10 +244,10 @@ class GrowthSource:
 
         def read(connection: apsw.Connection) -> dict[str, list[Row]]:
             found = {
-                t.name: growth_db.rows(connection, t.select(), (character_id,)) for t in TABLES
+                t.name: growth_rows.rows(connection, t.select(), (character_id,)) for t in TABLES
             }
             for table in (COMMENTS, JOBS):
-                found[f"{table.name}.id"] = growth_db.rows(
+                found[f"{table.name}.id"] = growth_rows.rows(
                     connection,
                     f"SELECT id, {table.columns[1]}, {table.columns[2]} FROM {table.name} "
                     "WHERE character_id = ? ORDER BY id",
@@ -255,16 +255,16 @@ class GrowthSource:
                 )
             return found
 
-        return await self._database.run(read)
+        return await self._database.write(read)
 
     async def counts(self, character_id: str) -> GrowthCounts:
         wanted = [character_id] * len(TABLES)
-        row = await self._database.run(lambda c: growth_db.one(c, _count_query("?"), wanted))
+        row = await self._database.write(lambda c: growth_rows.one(c, _count_query("?"), wanted))
         assert row is not None  # aggregates always give one row
         return GrowthCounts(*(int(value) for value in row.values()))
 
-    def close(self) -> None:
-        self._database.close()
+    async def close(self) -> None:
+        await self._database.close()
 
 
 def _count_query(placeholder: str) -> str:
@@ -291,7 +291,7 @@ def _job(character_id: str, file_id: int, row: Row) -> DiaryJob:
         reason=DiaryReason(row["reason"]),
         from_seq=int(row["from_seq"]),
         to_seq=int(row["to_seq"]),
-        created_at=growth_db.with_times(row, "created_at")["created_at"],
+        created_at=growth_rows.with_times(row, "created_at")["created_at"],
     )
 
 

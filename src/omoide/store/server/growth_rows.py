@@ -14,8 +14,8 @@ from typing import Any
 from psycopg.rows import dict_row
 
 from omoide.domain import as_utc
+from omoide.store.records.stream import CommentEntry, DiaryJob, DiaryReason, LoggedComment
 from omoide.store.server.database import Connection
-from omoide.stream.records import CommentEntry, DiaryJob, DiaryReason, LoggedComment
 
 Record = dict[str, Any]
 

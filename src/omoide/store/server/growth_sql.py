@@ -1,8 +1,8 @@
 """The growth store's PostgreSQL tables: their migration and the statements that use them.
 
 Only text lives here; :class:`~omoide.store.server.growth.PostgresGrowthStore` runs it.
-The tables are those of the embedded file (:mod:`omoide.store.stream_sql`,
-:mod:`omoide.store.identity_sqlite`) with PostgreSQL types: ``timestamptz`` times,
+The tables are those of the embedded file (:mod:`omoide.store.sqlite.stream_sql`,
+:mod:`omoide.store.sqlite.identity`) with PostgreSQL types: ``timestamptz`` times,
 ``boolean`` flags, ``text[]`` lists and ``json`` profiles (kept as written, so a rollback
 restores a profile exactly). Identifiers are ``COLLATE "C"``, so rankings break ties in
 code-point order, as in SQLite. Values are always bound (``%s`` / ``%(name)s``).

@@ -1,6 +1,6 @@
 """One viewer's rows in the server growth store: read them all, or delete them all.
 
-The PostgreSQL twin of :mod:`omoide.store.growth_viewers`: the viewer's comments, the
+The PostgreSQL twin of :mod:`omoide.store.sqlite.growth_viewers`: the viewer's comments, the
 facts noted from them, their rolling summary and their work row, read (for an export) or
 deleted (when the viewer is forgotten) in the caller's transaction. The work row is locked
 first, as every writer of a viewer's rows does, so a batch finishing meanwhile waits.
@@ -8,10 +8,15 @@ first, as every writer of a viewer's rows does, so a batch finishing meanwhile w
 
 from __future__ import annotations
 
+from omoide.store.records.stream import (
+    LearnedFact,
+    ViewerStreamData,
+    ViewerSummaryRecord,
+    ViewerWork,
+)
 from omoide.store.server import growth_sql as sql
 from omoide.store.server.database import Connection, execute, fetch_all
 from omoide.store.server.growth_rows import comment_from_row, record, records, with_utc
-from omoide.stream.records import LearnedFact, ViewerStreamData, ViewerSummaryRecord, ViewerWork
 
 VIEWER_TABLES = ("stream_comments", "stream_facts", "viewer_summaries", "viewer_work")
 _COMMENTS = f"SELECT {sql.COMMENT_COLUMNS} FROM stream_comments WHERE {sql.VIEWER_KEY} ORDER BY id"

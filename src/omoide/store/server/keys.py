@@ -17,7 +17,7 @@ from datetime import datetime
 
 from omoide.domain import as_utc
 from omoide.errors import BackendError, InvalidInput
-from omoide.keys import (
+from omoide.store.records.keys import (
     DATABASE_SOURCE,
     ApiKey,
     NewKey,

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import anyio.to_thread
 
-from omoide.keys import ApiKey, read_key_file
+from omoide.store.records.keys import ApiKey
 from omoide.store.server.keys import PostgresKeyStore
+from omoide.store.sqlite.key_file import read_key_file
 
 
 @dataclass(frozen=True, slots=True)

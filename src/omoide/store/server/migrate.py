@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Literal
 
 from omoide.domain import Scope, ScopeExport
-from omoide.keys import KEY_FILE_NAME
 from omoide.store.base import MemoryStore
 from omoide.store.server import episodes, facts, names
 from omoide.store.server.database import Connection, Database, fetch_all
@@ -54,8 +53,9 @@ from omoide.store.server.sqlite_source import (
 )
 from omoide.store.server.store import ServerMemoryStore
 from omoide.store.server.tombstones import write_tombstones
+from omoide.store.sqlite.growth import GROWTH_FILE
+from omoide.store.sqlite.key_file import KEY_FILE_NAME
 from omoide.store.sqlite.store import open_sqlite_store
-from omoide.stream.service import GROWTH_FILE
 
 DEFAULT_SAMPLE = 20
 DEFAULT_BATCH = 4_000
@@ -278,7 +278,7 @@ async def migrate_growth(path: Path, database: Database, memories: MemoryStore) 
         report = await copy_growth(source, database, memories)
         return replace(report, mismatched=await count_growth(source, database))
     finally:
-        source.close()
+        await source.close()
 
 
 async def migrate_sqlite(

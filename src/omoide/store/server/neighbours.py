@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from omoide.domain import Episode, Scope
 from omoide.store.base import EpisodeFilter
-from omoide.store.server.codec import EPISODE_COLUMNS, episode_from_row
+from omoide.store.rows import EPISODE_COLUMNS
+from omoide.store.server.codec import episode_from_row
 from omoide.store.server.database import Connection, fetch_all
 from omoide.store.server.engines import Engines
 from omoide.store.server.filters import Conditions, episode_conditions

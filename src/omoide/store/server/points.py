@@ -14,7 +14,8 @@ from typing import Any, Literal
 from qdrant_client import models
 
 from omoide.domain import Scope, TrustState
-from omoide.store.server.codec import Row, decode_vector
+from omoide.store.rows import Row
+from omoide.store.server.codec import decode_vector
 from omoide.store.server.scopes import scope_key
 from omoide.store.server.sparse import document_terms
 

@@ -16,7 +16,8 @@ import apsw
 from omoide.domain import Scope, ScopeExport
 from omoide.errors import ConfigError
 from omoide.store.base import EmbeddingInfo
-from omoide.store.sqlite.connection import Database, fetch_all, fetch_one, open_database
+from omoide.store.sqlite.connection import Database, fetch_all, fetch_one
+from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.scopes import find_scope_id
 from omoide.store.sqlite.vectors import VectorSpace, current_space
 from omoide.store.sqlite.viewers import export_scope
@@ -130,7 +131,7 @@ async def open_sqlite_source(path: Path) -> SqliteSource:
     """Open an embedded store file that has a bound embedding model."""
     if not Path(path).is_file():
         raise ConfigError(f"no embedded store at {path}")
-    database = await open_database(Path(path))
+    database = await open_memory_database(Path(path))
     try:
         space = await database.read(current_space)
     except BaseException:

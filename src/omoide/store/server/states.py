@@ -1,18 +1,18 @@
 """Character states in PostgreSQL: the server profile keeps nothing on an instance's disk.
 
 One JSON row per (character, viewer), written with
-:func:`~omoide.character.state.state_to_json`, like the embedded
-:class:`~omoide.store.state.SqliteCharacterStateStore`. The connection pool belongs to the
-server store; :meth:`PostgresCharacterStateStore.close` leaves it to the store.
+:func:`~omoide.store.records.character_state.state_to_json`, like the embedded
+:class:`~omoide.store.sqlite.character_states.SqliteCharacterStateStore`. The connection
+pool belongs to the server store; :meth:`PostgresCharacterStateStore.close` leaves it to the store.
 """
 
 from __future__ import annotations
 
 import json
 
-from omoide.character.state import CharacterState, state_from_json, state_to_json
 from omoide.domain import Scope, check_identifier
 from omoide.errors import BackendError, InvalidInput
+from omoide.store.records.character_state import CharacterState, state_from_json, state_to_json
 from omoide.store.server.database import Database, execute, fetch_one
 
 
@@ -74,5 +74,5 @@ class PostgresCharacterStateStore:
                 connection, "DELETE FROM character_states WHERE character_id = %s", (character_id,)
             )
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""

@@ -33,21 +33,18 @@ from omoide.store.base import (
     EpisodeFilter,
     FactChangeWrite,
     FactFilter,
-    FactWrite,
     Hit,
     TurnWrite,
 )
 from omoide.store.display_names import name_sightings
-from omoide.store.record_fields import check_fact_scope
 from omoide.store.server import episodes, fact_changes, facts, names, neighbours, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
 from omoide.store.server.engines import Changes, Engines, nothing_found
 from omoide.store.server.filters import episode_conditions, fact_conditions
-from omoide.store.server.scopes import ensure_scope_id
 from omoide.store.server.searches import keyword_search, vector_search
-from omoide.store.server.tombstones import deleted_fact_digests, list_tombstones, tombstone_for
+from omoide.store.server.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.arguments import (
     check_count,
     check_digests,
@@ -224,22 +221,6 @@ class ServerMemoryStore:
         )
 
     # --- facts -----------------------------------------------------------------------
-    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None:
-        check_scope(scope)
-        batch = list(writes)
-        vectors = facts.check_writes(scope, batch, self.embedding)
-        if not batch:
-            return
-
-        async def work(connection: Connection, changes: Changes) -> None:
-            scope_id = await ensure_scope_id(connection, scope)
-            for write, vector in zip(batch, vectors, strict=True):
-                changes.facts.append(
-                    await facts.insert_fact(connection, scope, scope_id, write.fact, vector)
-                )
-
-        await self._engines.change(work)
-
     async def get_fact(self, scope: Scope, fact_id: str) -> Fact:
         return await self._engines.read(
             scope,
@@ -282,36 +263,6 @@ class ServerMemoryStore:
             limit=limit,
             fetch=facts.facts_by_internal_id,
         )
-
-    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
-        """Replace a stored fact's fields (same id); a new vector when its text changed."""
-        check_fact_scope(fact, scope)
-        encoded = None if vector is None else vector_bytes(vector, self.embedding)
-
-        async def work(connection: Connection, scope_id: int, changes: Changes) -> None:
-            changes.facts.append(
-                await facts.update_fact(connection, scope, scope_id, fact, encoded)
-            )
-
-        missing = nothing_found(f"fact {fact.id!r} not found in scope {scope}")
-        await self._engines.change_scope(scope, work, missing)
-
-    async def supersede_fact(
-        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
-    ) -> Fact:
-        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
-        moment = utc(at, name="at")
-        (encoded,) = facts.check_writes(scope, [replacement], self.embedding)
-
-        async def work(connection: Connection, scope_id: int, changes: Changes) -> Fact:
-            stored, changed = await facts.supersede_fact(
-                connection, scope, scope_id, old_fact_id, replacement.fact, encoded, moment
-            )
-            changes.facts.extend(changed)
-            return stored
-
-        missing = nothing_found(f"fact {old_fact_id!r} not found in scope {scope}")
-        return await self._engines.change_scope(scope, work, missing)
 
     async def delete_fact(
         self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
@@ -370,9 +321,6 @@ class ServerMemoryStore:
             lambda: ScopeExport(scope, (), (), (), ()),
         )
 
-    async def list_tombstones(self, scope: Scope) -> list[Tombstone]:
-        return await self._engines.read(scope, list_tombstones, list)
-
     async def list_viewers(
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
@@ -389,21 +337,6 @@ class ServerMemoryStore:
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
         return await self._engines.read(scope, names.list_names, list)
-
-    async def clear_character(
-        self, character_id: str, *, reason: str, at: datetime
-    ) -> ForgetReport:
-        check_identifier(character_id, name="character_id")
-        check_reason(reason)
-        moment = utc(at, name="at")
-
-        async def work(connection: Connection, changes: Changes) -> ForgetReport:
-            removed = viewers.Removed(changes.episodes, changes.facts)
-            return await viewers.clear_character(
-                connection, character_id, removed, reason=reason, at=moment
-            )
-
-        return await self._engines.change(work)
 
     # --- maintenance -----------------------------------------------------------------
     async def list_episodes_for_decay(

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from omoide.domain import MemoryKind, Scope, Tombstone, as_utc
-from omoide.store.server.codec import TOMBSTONE_COLUMNS, tombstone_from_row
+from omoide.store.rows import TOMBSTONE_COLUMNS
+from omoide.store.server.codec import tombstone_from_row
 from omoide.store.server.database import Connection, execute, fetch_all
 
 

@@ -1,6 +1,6 @@
 """The durable turn queue in PostgreSQL, shared by every instance of the service.
 
-Same contract as :class:`~omoide.memory.queue.DurableTurnQueue` (an accepted turn is
+Same contract as :class:`~omoide.memory.queue.SqliteTurnQueue` (an accepted turn is
 committed before the caller hears "accepted"; a failed batch stays queued, or is parked),
 with one addition for several instances draining one queue: :meth:`take` *claims* the
 turns it returns for :data:`CLAIM_SECONDS` (``FOR UPDATE SKIP LOCKED``), so two instances
@@ -8,8 +8,8 @@ do not take the same turn at once. A claim that expires (its instance died) make
 turns available again; a turn stored just before such a death is recognised on replay by
 its ``turn_id``, as with the embedded queue.
 
-Both implement :class:`~omoide.store.queue.TurnQueue` (a test pins that they match it
-exactly) and keep a turn in the JSON form of :mod:`omoide.store.queue`.
+Both implement :class:`~omoide.memory.queue.TurnQueue` (a test pins that they match it
+exactly) and keep a turn in the JSON form of :mod:`omoide.store.queued_turns`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from omoide.clock import Clock
 from omoide.domain import Scope, TurnInput, as_utc, new_id
-from omoide.store.queue import QueuedTurn, readable_turns, take_readable, turn_to_json
+from omoide.store.queued_turns import QueuedTurn, readable_turns, take_readable, turn_to_json
 from omoide.store.server.database import Database, execute, fetch_all, fetch_one
 
 CLAIM_SECONDS = 300.0
@@ -129,5 +129,5 @@ class PostgresTurnQueue:
             )
         return readable_turns(rows)
 
-    def close(self) -> None:
+    async def close(self) -> None:
         """Nothing to do: the pool is the server store's and closes with it."""

@@ -22,12 +22,8 @@ from omoide.domain import (
 )
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.display_names import check_search, folded
-from omoide.store.server.codec import (
-    EMOTION_COLUMNS,
-    EPISODE_COLUMNS,
-    emotion_from_row,
-    episode_from_row,
-)
+from omoide.store.rows import EMOTION_COLUMNS, EPISODE_COLUMNS
+from omoide.store.server.codec import emotion_from_row, episode_from_row
 from omoide.store.server.database import Connection, fetch_all
 from omoide.store.server.episodes import FROM_EPISODES
 from omoide.store.server.facts import list_facts
@@ -91,17 +87,6 @@ async def forget_scope(
     removed.facts.extend(internal_id for internal_id, _ in fact_rows)
     removed.emotions += len(emotion_rows)
     return ForgetReport(scope, len(episode_rows), len(fact_rows), len(emotion_rows))
-
-
-async def clear_character(
-    connection: Connection, character_id: str, removed: Removed, *, reason: str, at: datetime
-) -> ForgetReport:
-    """Forget every scope of one character, the character-wide one included."""
-    for scope_id, scope in (await character_scopes(connection, character_id)).items():
-        await forget_scope(connection, scope, scope_id, removed, reason=reason, at=at)
-    return ForgetReport(
-        Scope(character_id), len(removed.episodes), len(removed.facts), removed.emotions
-    )
 
 
 async def export_scope(connection: Connection, scope: Scope, scope_id: int | None) -> ScopeExport:

@@ -13,11 +13,7 @@ from datetime import UTC, datetime, timedelta
 from omoide.domain import MetadataValue, as_utc, check_metadata
 from omoide.errors import InvalidInput
 from omoide.store.record_fields import FieldEncoding
-from omoide.store.rows import EMOTION_COLUMNS as EMOTION_COLUMNS
-from omoide.store.rows import EPISODE_COLUMNS as EPISODE_COLUMNS
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
-from omoide.store.rows import TOMBSTONE_COLUMNS as TOMBSTONE_COLUMNS
-from omoide.store.rows import Row as Row
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_MICROSECOND = timedelta(microseconds=1)

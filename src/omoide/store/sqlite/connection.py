@@ -29,16 +29,20 @@ BUSY_TIMEOUT_MILLISECONDS = 10_000
 DEFAULT_READERS = 2
 
 
-def open_connection(path: Path, *, query_only: bool = False) -> apsw.Connection:
-    """Open ``path`` with sqlite-vec loaded, WAL, foreign keys, secure delete and a busy timeout."""
+def open_connection(
+    path: Path, *, query_only: bool = False, vectors: bool = True, durable: bool = False
+) -> apsw.Connection:
+    """Open ``path`` with WAL, foreign keys, secure delete and a busy timeout; ``vectors``
+    loads sqlite-vec, ``durable`` syncs every commit (``synchronous=FULL``)."""
     try:
         connection = apsw.Connection(str(path))
         connection.setbusytimeout(BUSY_TIMEOUT_MILLISECONDS)
-        connection.enable_load_extension(True)
-        connection.load_extension(sqlite_vec.loadable_path())
-        connection.enable_load_extension(False)
+        if vectors:
+            connection.enable_load_extension(True)
+            connection.load_extension(sqlite_vec.loadable_path())
+            connection.enable_load_extension(False)
         connection.execute("PRAGMA journal_mode = WAL")
-        connection.execute("PRAGMA synchronous = NORMAL")
+        connection.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute("PRAGMA secure_delete = ON")
         if query_only:
@@ -69,8 +73,8 @@ def truncate_wal(connection: apsw.Connection, path: Path) -> None:
 def translate_error(exc: apsw.Error, path: Path) -> OmoideError:
     """Map an apsw error to ours, naming the file."""
     if isinstance(exc, apsw.BusyError | apsw.LockedError):
-        return BackendUnavailable(f"the SQLite store {path} is busy: {exc}")
-    return BackendError(f"the SQLite store {path} failed: {exc}")
+        return BackendUnavailable(f"the SQLite file {path} is busy: {exc}")
+    return BackendError(f"the SQLite file {path} failed: {exc}")
 
 
 def constraint_error(exc: apsw.ConstraintError, subject: str) -> OmoideError:
@@ -82,7 +86,10 @@ def constraint_error(exc: apsw.ConstraintError, subject: str) -> OmoideError:
 
 
 class Database:
-    """The connections to one SQLite file and the threads that use them."""
+    """The connections to one SQLite file and the threads that use them.
+
+    With no reader connections, reads run on the writer, one operation at a time.
+    """
 
     def __init__(self, path: Path, writer: apsw.Connection, readers: list[apsw.Connection]) -> None:
         self._path = path
@@ -92,7 +99,7 @@ class Database:
             self._idle_readers.put(reader)
         self._reader_count = len(readers)
         self._write_limiter = anyio.CapacityLimiter(1)
-        self._read_limiter = anyio.CapacityLimiter(len(readers))
+        self._read_limiter = anyio.CapacityLimiter(len(readers)) if readers else self._write_limiter
         self._closed = False
 
     @property
@@ -116,6 +123,10 @@ class Database:
             self._run_maintenance, work, limiter=self._write_limiter
         )
 
+    async def scrub(self) -> None:
+        """Empty the write-ahead log into the file, so what was deleted leaves it too."""
+        await self.maintain(lambda connection: truncate_wal(connection, self._path))
+
     async def close(self) -> None:
         """Close every connection once the work in flight has finished."""
         if self._closed:
@@ -133,6 +144,8 @@ class Database:
         self._idle_readers.get_nowait().close()
 
     def _run_read(self, work: Work[Result]) -> Result:
+        if not self._reader_count:
+            return run_in_transaction(self._writer, work, begin="BEGIN", path=self._path)
         connection = self._idle_readers.get_nowait()
         try:
             return run_in_transaction(connection, work, begin="BEGIN", path=self._path)
@@ -174,22 +187,21 @@ def _roll_back(connection: apsw.Connection) -> None:
         connection.execute("ROLLBACK")
 
 
-async def open_database(path: Path, *, readers: int = DEFAULT_READERS) -> Database:
-    """Create the file's directory if needed and open its connections."""
-    connections = await anyio.to_thread.run_sync(_open_connections, path, readers)
-    return Database(path, connections[0], connections[1:])  # limiters made in the event loop
-
-
-def _open_connections(path: Path, readers: int) -> list[apsw.Connection]:
-    """The writer, then ``readers`` query-only connections."""
+def open_connections(
+    path: Path, readers: int, *, vectors: bool, durable: bool
+) -> list[apsw.Connection]:
+    """The writer, then ``readers`` query-only connections (no migrations:
+    :func:`omoide.store.sqlite.files.open_sqlite_file` runs them)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BackendError(f"cannot create the directory for the SQLite store {path}") from exc
-    connections = [open_connection(path)]
+        raise BackendError(f"cannot create the directory for the SQLite file {path}") from exc
+    connections = [open_connection(path, vectors=vectors, durable=durable)]
     try:
         for _ in range(readers):
-            connections.append(open_connection(path, query_only=True))
+            connections.append(
+                open_connection(path, query_only=True, vectors=vectors, durable=durable)
+            )
     except BaseException:
         for connection in connections:
             connection.close()

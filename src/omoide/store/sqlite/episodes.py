@@ -12,10 +12,9 @@ from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, Vector, che
 from omoide.errors import InvalidInput, NotFound
 from omoide.store.base import EpisodeFilter, Hit, TurnWrite
 from omoide.store.record_fields import episode_field_values
+from omoide.store.rows import EMOTION_COLUMNS, EPISODE_COLUMNS
 from omoide.store.sqlite import keyword_index, vectors
 from omoide.store.sqlite.codec import (
-    EMOTION_COLUMNS,
-    EPISODE_COLUMNS,
     FIELD_ENCODING,
     emotion_from_row,
     encode_strings,

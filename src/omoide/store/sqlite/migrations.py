@@ -1,9 +1,6 @@
-"""Schema migrations: an ordered list of named functions, each applied in its own transaction.
+"""The memory store file's schema migrations (run by :mod:`omoide.store.sqlite.files`).
 
-The version of every applied migration is recorded in ``schema_migrations``; opening a
-store applies only the migrations it has not recorded yet. A migration that fails rolls
-back entirely and is not recorded. Migrations are append-only: never edit or reorder one
-that has shipped, add a new one.
+Migrations are append-only: never edit or reorder one that has shipped, add a new one.
 
 Vector tables are not created here: their dimension depends on the embedding model, so
 they are created when a model is first bound to the store (see ``vectors.py``).
@@ -11,26 +8,15 @@ they are created when a model is first bound to the store (see ``vectors.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+import anyio.to_thread
 import apsw
 
-from omoide.errors import BackendError, ConfigError
 from omoide.store.sqlite import keyword_index
-from omoide.store.sqlite.codec import to_micros
-from omoide.store.sqlite.connection import fetch_all, run_in_transaction
-
-
-@dataclass(frozen=True, slots=True)
-class Migration:
-    version: int
-    name: str
-    apply: Callable[[apsw.Connection], None]
-
+from omoide.store.sqlite.connection import DEFAULT_READERS, Database, fetch_all
+from omoide.store.sqlite.files import Migration, migrated_connections
 
 CORE_SCHEMA = """
     CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -215,59 +201,11 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
-def apply_migrations(
-    connection: apsw.Connection, path: Path, migrations: Sequence[Migration] = MIGRATIONS
-) -> list[Migration]:
-    """Apply, in order, each migration not yet recorded; return those applied."""
-    check_migration_order(migrations)
-    connection.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
-    )
-    applied = recorded_versions(connection)
-    unknown = applied - {migration.version for migration in migrations}
-    if unknown:
-        raise ConfigError(
-            f"the SQLite store {path} has schema versions {sorted(unknown)} that this "
-            "version of omoide does not know; upgrade omoide"
+async def open_memory_database(path: Path, *, readers: int = DEFAULT_READERS) -> Database:
+    """The memory store file at ``path`` (created if needed), migrated, with sqlite-vec."""
+    connections = await anyio.to_thread.run_sync(
+        partial(
+            migrated_connections, path, MIGRATIONS, readers=readers, vectors=True, durable=False
         )
-    pending = [migration for migration in migrations if migration.version not in applied]
-    for migration in pending:
-        try:
-            run_in_transaction(
-                connection,
-                partial(_apply_one, migration=migration),
-                begin="BEGIN IMMEDIATE",
-                path=path,
-            )
-        except BackendError as exc:
-            raise BackendError(
-                f"migration {migration.version} ({migration.name}) of {path} failed "
-                f"and was rolled back: {exc}"
-            ) from exc
-    return pending
-
-
-def recorded_versions(connection: apsw.Connection) -> set[int]:
-    rows = fetch_all(connection, "SELECT version FROM schema_migrations")
-    return {int(row[0]) for row in rows}
-
-
-def check_migration_order(migrations: Sequence[Migration]) -> None:
-    """Versions must be 1, 2, 3, ... in order, and names unique."""
-    versions = [migration.version for migration in migrations]
-    if versions != list(range(1, len(migrations) + 1)):
-        raise ConfigError(f"migration versions must be 1..n in order (got {versions})")
-    names = [migration.name for migration in migrations]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"migration names must be unique (got {names})")
-
-
-def _apply_one(connection: apsw.Connection, migration: Migration) -> None:
-    if migration.version in recorded_versions(connection):
-        return  # another process applied it while we waited for the write lock
-    migration.apply(connection)
-    connection.execute(
-        "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-        (migration.version, migration.name, to_micros(datetime.now(UTC))),
     )
+    return Database(path, connections[0], connections[1:])  # limiters made in the event loop

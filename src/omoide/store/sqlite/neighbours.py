@@ -13,7 +13,8 @@ import apsw
 
 from omoide.domain import Episode
 from omoide.store.base import EpisodeFilter
-from omoide.store.sqlite.codec import EPISODE_COLUMNS, episode_from_row
+from omoide.store.rows import EPISODE_COLUMNS
+from omoide.store.sqlite.codec import episode_from_row
 from omoide.store.sqlite.connection import fetch_all, fetch_one
 from omoide.store.sqlite.filters import episode_record_conditions
 

@@ -12,23 +12,23 @@ model and fails (``BackendError``) once its tables are gone.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 import apsw
 import numpy as np
 
 from omoide.domain import Episode, Matrix
-from omoide.embed.base import Embedder
 from omoide.errors import BackendError, InvalidInput
 from omoide.store.base import EmbeddingInfo
+from omoide.store.rows import EPISODE_COLUMNS
 from omoide.store.sqlite import vectors
-from omoide.store.sqlite.codec import EPISODE_COLUMNS, episode_from_row
-from omoide.store.sqlite.connection import Database, fetch_all, fetch_one, open_database
-from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.codec import episode_from_row
+from omoide.store.sqlite.connection import Database, fetch_all, fetch_one
+from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.vectors import VectorSpace
 
 EpisodeText = Callable[[Episode], str]
@@ -40,6 +40,18 @@ Progress = Callable[[int, int], None]
 
 def _no_progress(done: int, total: int) -> None:
     del done, total
+
+
+class Embedder(Protocol):
+    """What re-embedding needs of an embedder (``omoide.embed`` implements it)."""
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    async def embed_documents(self, texts: Sequence[str]) -> Matrix: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +84,8 @@ async def reembed_store(
     target = vectors.check_embedding_info(
         EmbeddingInfo(model_name=embedder.model_name, dimensions=embedder.dimensions)
     )
-    database = await open_database(Path(path))
+    database = await open_memory_database(Path(path))
     try:
-        await database.maintain(lambda c: apply_migrations(c, database.path))
         previous, space = await database.write(lambda c: _prepare(c, target, database.path))
         counts = [0, 0]
         tally = _Tally(await database.read(partial(_count_pending, space=space)), progress)

@@ -34,7 +34,6 @@ from omoide.store.base import (
     EpisodeFilter,
     FactChangeWrite,
     FactFilter,
-    FactWrite,
     Hit,
     TurnWrite,
 )
@@ -51,10 +50,10 @@ from omoide.store.sqlite.arguments import (
     check_text,
 )
 from omoide.store.sqlite.codec import to_micros
-from omoide.store.sqlite.connection import DEFAULT_READERS, open_database
-from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.connection import DEFAULT_READERS
+from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
-from omoide.store.sqlite.tombstones import deleted_fact_digests, list_tombstones, tombstone_for
+from omoide.store.sqlite.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
 
 
@@ -213,14 +212,6 @@ class SqliteMemoryStore(ScopedDatabase):
         )
 
     # --- facts -----------------------------------------------------------------------
-    async def add_facts(self, scope: Scope, writes: Sequence[FactWrite]) -> None:
-        check_scope(scope)
-        batch = list(writes)
-        if batch:
-            await self._write_new(
-                scope, lambda c, scope_id: facts.add_facts(c, self._space, scope, scope_id, batch)
-            )
-
     async def get_fact(self, scope: Scope, fact_id: str) -> Fact:
         return await self._read_scope(
             scope,
@@ -259,27 +250,6 @@ class SqliteMemoryStore(ScopedDatabase):
             scope,
             lambda c, scope_id: facts.search_keywords(c, scope_id, text, where, limit),
             list,
-        )
-
-    async def update_fact(self, scope: Scope, fact: Fact, *, vector: Vector | None) -> None:
-        """Replace a stored fact's fields (same id); a new vector when its text changed."""
-        await self._write_scope(
-            scope,
-            lambda c, scope_id: facts.update_fact(c, self._space, scope, scope_id, fact, vector),
-            nothing_found(f"fact {fact.id!r} not found in scope {scope}"),
-        )
-
-    async def supersede_fact(
-        self, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
-    ) -> Fact:
-        """Close the old fact (valid_to, superseded_at) and add the replacement linked to it."""
-        to_micros(at, name="at")
-        return await self._write_scope(
-            scope,
-            lambda c, scope_id: facts.supersede_fact(
-                c, self._space, scope, scope_id, old_fact_id, replacement, at
-            ),
-            nothing_found(f"fact {old_fact_id!r} not found in scope {scope}"),
         )
 
     async def delete_fact(
@@ -346,9 +316,6 @@ class SqliteMemoryStore(ScopedDatabase):
             lambda c: viewers.export_scope(c, scope, self._committed_scope_id(c, scope))
         )
 
-    async def list_tombstones(self, scope: Scope) -> list[Tombstone]:
-        return await self._read_scope(scope, list_tombstones, list)
-
     async def list_viewers(
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
@@ -365,16 +332,6 @@ class SqliteMemoryStore(ScopedDatabase):
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
         return await self._read_scope(scope, names.list_names, list)
-
-    async def clear_character(
-        self, character_id: str, *, reason: str, at: datetime
-    ) -> ForgetReport:
-        check_identifier(character_id, name="character_id")
-        check_reason(reason)
-        to_micros(at, name="at")
-        return await self._database.write(
-            lambda c: viewers.clear_character(c, self._space, character_id, reason=reason, at=at)
-        )
 
     # --- maintenance -----------------------------------------------------------------
     async def list_episodes_for_decay(
@@ -445,9 +402,8 @@ async def open_sqlite_store(
     """
     if isinstance(readers, bool) or not isinstance(readers, int) or readers < 1:
         raise InvalidInput(f"readers must be a positive integer (got {readers!r})")
-    database = await open_database(Path(path), readers=readers)
+    database = await open_memory_database(Path(path), readers=readers)
     try:
-        await database.maintain(lambda c: apply_migrations(c, database.path))
         space = await database.write(lambda c: bind_embedding(c, embedding, database.path))
     except BaseException:
         with anyio.CancelScope(shield=True):

@@ -14,7 +14,8 @@ from datetime import datetime
 import apsw
 
 from omoide.domain import MemoryKind, Scope, Tombstone, as_utc
-from omoide.store.sqlite.codec import TOMBSTONE_COLUMNS, to_micros, tombstone_from_row
+from omoide.store.rows import TOMBSTONE_COLUMNS
+from omoide.store.sqlite.codec import to_micros, tombstone_from_row
 from omoide.store.sqlite.connection import fetch_all
 
 

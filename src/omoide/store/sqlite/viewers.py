@@ -20,10 +20,9 @@ from omoide.domain import (
 )
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.display_names import check_search, folded
+from omoide.store.rows import EMOTION_COLUMNS, EPISODE_COLUMNS
 from omoide.store.sqlite import episodes, facts
 from omoide.store.sqlite.codec import (
-    EMOTION_COLUMNS,
-    EPISODE_COLUMNS,
     emotion_from_row,
     episode_from_row,
     optional_datetime,
@@ -82,26 +81,6 @@ def forget_scope(
         memory_id = scope.character_id if scope.user_id is None else scope.user_id
         write_tombstones(connection, scope_id, kind, [memory_id], reason=reason, at=at)
     return ForgetReport(scope, len(episode_rows), len(fact_rows), len(emotion_rows))
-
-
-def clear_character(
-    connection: apsw.Connection,
-    space: VectorSpace,
-    character_id: str,
-    *,
-    reason: str,
-    at: datetime,
-) -> ForgetReport:
-    """Forget every scope of one character, the character-wide one included."""
-    totals = [0, 0, 0]
-    for scope_id, scope in character_scopes(connection, character_id).items():
-        report = forget_scope(connection, space, scope, scope_id, reason=reason, at=at)
-        totals = [
-            totals[0] + report.episodes,
-            totals[1] + report.facts,
-            totals[2] + report.emotions,
-        ]
-    return ForgetReport(Scope(character_id), *totals)
 
 
 def export_scope(connection: apsw.Connection, scope: Scope, scope_id: int | None) -> ScopeExport:

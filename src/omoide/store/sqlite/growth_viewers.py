@@ -1,7 +1,7 @@
 """One viewer's rows in the growth store's SQLite file: read them all, or delete them all.
 
-What :meth:`~omoide.store.growth_sqlite.SqliteGrowthStore.viewer_data` exports and
-:meth:`~omoide.store.growth_sqlite.SqliteGrowthStore.forget_viewer` removes: the viewer's
+What :meth:`~omoide.store.sqlite.growth.SqliteGrowthStore.viewer_data` exports and
+:meth:`~omoide.store.sqlite.growth.SqliteGrowthStore.forget_viewer` removes: the viewer's
 comments, the facts noted from them, their rolling summary and their work row. The file's
 connection deletes securely (``PRAGMA secure_delete``), and a checkpoint empties the
 write-ahead log afterwards, so the words leave the files too.
@@ -14,9 +14,7 @@ from typing import Any
 
 import apsw
 
-from omoide.store import growth_db as db
-from omoide.store.stream_sql import COMMENT_COLUMNS, SUMMARY_FIELDS, VIEWER_KEY
-from omoide.stream.records import (
+from omoide.store.records.stream import (
     CommentEntry,
     LearnedFact,
     LoggedComment,
@@ -24,6 +22,8 @@ from omoide.stream.records import (
     ViewerSummaryRecord,
     ViewerWork,
 )
+from omoide.store.sqlite import growth_rows as db
+from omoide.store.sqlite.stream_sql import COMMENT_COLUMNS, SUMMARY_FIELDS, VIEWER_KEY
 
 VIEWER_TABLES = ("stream_comments", "stream_facts", "viewer_summaries", "viewer_work")
 _COMMENTS = f"SELECT {COMMENT_COLUMNS} FROM stream_comments WHERE {VIEWER_KEY} ORDER BY id"

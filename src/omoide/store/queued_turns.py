@@ -1,9 +1,10 @@
-"""The turn queue seam: where accepted turns wait to be remembered, and how they are kept.
+"""How both turn queues keep a turn: its JSON form, and reading rows back.
 
-Two stores implement :class:`TurnQueue`: the embedded one
-(:class:`~omoide.memory.queue.DurableTurnQueue`, its own SQLite file) and the server one
-(:class:`~omoide.store.server.turn_queue.PostgresTurnQueue`, PostgreSQL). Both keep a turn
-as the JSON object of :func:`turn_to_json` and read it back with :func:`turn_from_json`.
+Two stores implement :class:`~omoide.memory.queue.TurnQueue`: the embedded one
+(:class:`~omoide.store.sqlite.turn_queue.SqliteTurnQueue`, its own SQLite file) and the
+server one (:class:`~omoide.store.server.turn_queue.PostgresTurnQueue`, PostgreSQL). Both
+keep a turn as the JSON object of :func:`turn_to_json` and read it back with
+:func:`turn_from_json`.
 
 A row that no longer reads back as a turn (queued by an older version whose limits were
 looser, or damaged) must not stop the queue: :func:`read_queued` sets it apart, and
@@ -83,28 +84,10 @@ def turn_from_json(data: dict[str, Any]) -> TurnInput:
     )
 
 
-class TurnQueue(Protocol):
-    """Where accepted turns wait to be remembered: SQLite embedded, PostgreSQL on servers."""
-
-    async def put(self, turns: Sequence[TurnInput]) -> list[TurnInput]: ...
-
-    async def take(self, limit: int) -> list[QueuedTurn]: ...
-
-    async def done(self, job_ids: Sequence[int]) -> None: ...
+class Parking(Protocol):
+    """The one queue method :func:`take_readable` needs: set turns aside as failed."""
 
     async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None: ...
-
-    async def counts(self) -> dict[str, int]: ...
-
-    async def viewer_turns(self, scope: Scope) -> list[TurnInput]:
-        """The viewer's turns still queued, parked ones included, oldest first."""
-        ...
-
-    async def forget_viewer(self, scope: Scope) -> list[TurnInput]:
-        """Delete the viewer's queued turns, parked ones included; the turns removed."""
-        ...
-
-    def close(self) -> None: ...
 
 
 def _read(payload: str) -> TurnInput:
@@ -134,7 +117,7 @@ def readable_turns(rows: Iterable[tuple[int, str]]) -> list[TurnInput]:
 
 
 async def take_readable(
-    select: Callable[[], Awaitable[Sequence[tuple[int, str, int]]]], queue: TurnQueue
+    select: Callable[[], Awaitable[Sequence[tuple[int, str, int]]]], queue: Parking
 ) -> list[QueuedTurn]:
     """The turns ``select`` takes, parking each row that cannot be read back (with its
     reason) and selecting again until a turn is readable or nothing is pending."""

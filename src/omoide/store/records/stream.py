@@ -1,10 +1,10 @@
-"""What the stream log keeps, and the small seams it is kept behind.
+"""What the stream log keeps (the seams it is kept behind: :mod:`omoide.stream.logs`).
 
 The stream log is separate from the memory store: it holds every comment of every stream
 (for the diary), per-stream counters, the per-viewer queue of work waiting for the
 language model, the viewers' rolling summaries and the diary jobs. The embedded
-implementation is :class:`omoide.store.growth_sqlite.SqliteGrowthStore`; the server one,
-:class:`omoide.store.server.growth.PostgresGrowthStore`, implements the same Protocols.
+implementation is :class:`omoide.store.sqlite.growth.SqliteGrowthStore`; the server one,
+:class:`omoide.store.server.growth.PostgresGrowthStore`.
 
 Work is *claimed*: a diary job or a viewer's batch handed to one store object (one
 service instance) is held by it for a lease of :data:`CLAIM_SECONDS`, and other instances
@@ -16,10 +16,9 @@ takes the same work again on its next round.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 CLAIM_SECONDS = 300.0
 """How long a claimed diary job or viewer batch stays with the instance that took it."""
@@ -191,81 +190,9 @@ class ViewerStreamData:
     work: ViewerWork | None = None
 
 
-class StreamLog(Protocol):
-    """Comments and per-stream counters."""
-
-    async def append(
-        self,
-        character_id: str,
-        stream_id: str,
-        comments: Sequence[CommentEntry],
-        *,
-        diary_every: int,
-        at: datetime,
-    ) -> Appended:
-        """In one transaction: number and log the comments, note their facts, queue
-        per-viewer work for comments with signal, and queue one diary job for every
-        ``diary_every`` comments not yet covered. ``at`` is when the batch arrived: a
-        viewer's idle time is counted from it, not from the comments' own times."""
-        ...
-
-    async def end(self, character_id: str, stream_id: str, *, at: datetime) -> DiaryJob:
-        """Mark the stream ended and queue its closing diary job (NotFound if unknown;
-        Conflict if it already ended with no comment since)."""
-        ...
-
-    async def status(self, character_id: str, stream_id: str) -> StreamStatus: ...
+_DIARY_NAMESPACE = uuid.UUID("0b8f6f1e-6a53-4c0e-9d43-2d6c1f7e5a10")
 
 
-class DiaryJobLog(Protocol):
-    """Diary jobs and the stream windows they cover."""
-
-    async def claim_diary_jobs(
-        self, *, character_id: str | None, stream_id: str | None, limit: int
-    ) -> list[DiaryJob]:
-        """Jobs not yet written that no other instance holds, oldest first, claimed for
-        this one; ``None`` filters nothing."""
-        ...
-
-    async def diary_window(
-        self, job: DiaryJob, *, sample: int, facts: int, top: int
-    ) -> DiaryWindow: ...
-
-    async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
-        """Note the job's entry and release the claim."""
-        ...
-
-
-class ViewerWorkLog(Protocol):
-    """The per-viewer queue of comments waiting for the model, and rolling summaries."""
-
-    async def due_viewers(
-        self, *, batch_size: int, idle_before: datetime | None, limit: int
-    ) -> list[tuple[str, str]]:
-        """(character, viewer) pairs with ``batch_size`` comments waiting, or any waiting
-        since before ``idle_before`` (``None``: every viewer with waiting comments); the
-        viewers whose work another instance holds are left out."""
-        ...
-
-    async def claim_viewer_batch(
-        self, character_id: str, viewer_id: str, *, limit: int
-    ) -> ViewerBatch | None:
-        """The viewer's oldest waiting comments, claimed for this instance; ``None`` when
-        none wait or another instance holds the viewer's work."""
-        ...
-
-    async def finish_viewer_batch(
-        self,
-        batch: ViewerBatch,
-        *,
-        summary: ViewerSummaryRecord | None,
-        learned: Sequence[LearnedFact],
-    ) -> bool:
-        """Mark the batch done, save the summary, note the facts under its last comment,
-        and release the claim; ``False`` (keeping nothing) when the viewer was forgotten
-        while the batch was out."""
-        ...
-
-    async def viewer_summary(
-        self, character_id: str, viewer_id: str
-    ) -> ViewerSummaryRecord | None: ...
+def diary_episode_id(job: DiaryJob) -> str:
+    """The id of the diary entry ``job`` writes: the same for every attempt (and instance)."""
+    return uuid.uuid5(_DIARY_NAMESPACE, f"{job.character_id}\x00{job.stream_id}\x00{job.id}").hex

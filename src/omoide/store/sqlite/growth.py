@@ -1,10 +1,12 @@
 """Stream logs and identity history in their own SQLite file (``data_dir/growth.sqlite3``).
 
-Implements :class:`~omoide.stream.records.StreamLog`, ``DiaryJobLog``, ``ViewerWorkLog``
-and :class:`~omoide.character.identity_store.IdentityStore`. Kept apart from the memory
+Implements :class:`~omoide.stream.logs.StreamLog`, ``DiaryJobLog`` and ``ViewerWorkLog``;
+its ``identity`` (:class:`~omoide.store.sqlite.identity.IdentityTables`) implements
+:class:`~omoide.character.identity_store.IdentityStore`. Kept apart from the memory
 store, like character states, so a server profile can keep the same data in PostgreSQL.
-The file itself (connection, migrations, transactions, row helpers) is
-:mod:`omoide.store.growth_db`; the identity tables are :mod:`omoide.store.identity_sqlite`.
+The file is opened with :func:`~omoide.store.sqlite.files.open_sqlite_file`, its rows
+read with :mod:`omoide.store.sqlite.growth_rows`; the identity tables are
+:mod:`omoide.store.sqlite.identity`.
 
 Diary jobs and viewers' batches are claimed as in the server store (one process holds the
 file, so a claim only ever meets its own holder; the Protocol is the same for both).
@@ -23,17 +25,30 @@ import apsw
 
 from omoide.clock import Clock, SystemClock
 from omoide.errors import Conflict, NotFound
-from omoide.store import growth_db as db
-from omoide.store.growth_viewers import (
+from omoide.store.records.stream import (
+    CLAIM_SECONDS,
+    Appended,
+    CommentEntry,
+    DiaryJob,
+    DiaryReason,
+    DiaryWindow,
+    LearnedFact,
+    StreamStatus,
+    ViewerBatch,
+    ViewerStreamData,
+    ViewerSummaryRecord,
+    WindowStats,
+)
+from omoide.store.sqlite import growth_rows as db
+from omoide.store.sqlite.files import Migration, open_sqlite_file
+from omoide.store.sqlite.growth_viewers import (
     comment_from_row,
     delete_viewer,
     read_viewer,
     summary_of,
 )
-from omoide.store.identity_delegate import DelegatesIdentity
-from omoide.store.identity_sqlite import IdentityTables, create_identity_tables
-from omoide.store.sqlite.connection import truncate_wal
-from omoide.store.stream_sql import (
+from omoide.store.sqlite.identity import IdentityTables, create_identity_tables
+from omoide.store.sqlite.stream_sql import (
     ADVANCE_DIARY,
     BATCH,
     CLAIM_JOBS,
@@ -63,26 +78,17 @@ from omoide.store.stream_sql import (
     add_claims,
     create_stream_tables,
 )
-from omoide.stream.records import (
-    CLAIM_SECONDS,
-    Appended,
-    CommentEntry,
-    DiaryJob,
-    DiaryReason,
-    DiaryWindow,
-    LearnedFact,
-    StreamStatus,
-    ViewerBatch,
-    ViewerStreamData,
-    ViewerSummaryRecord,
-    WindowStats,
-)
 
-MIGRATIONS: tuple[db.Migration, ...] = (
-    create_stream_tables,
-    create_identity_tables,
-    add_claims,
+GROWTH_FILE = "growth.sqlite3"
+"""The growth file's name in the data directory."""
+
+MIGRATIONS = (
+    Migration(1, "create_stream_tables", create_stream_tables),
+    Migration(2, "create_identity_tables", create_identity_tables),
+    Migration(3, "add_claims", add_claims),
 )
+"""Counted with ``PRAGMA user_version`` before ``schema_migrations``; a file of then is
+adopted by :func:`~omoide.store.sqlite.files.apply_migrations`."""
 
 
 def _comment_row(key: tuple[str, str], seq: int, entry: CommentEntry, at: str) -> tuple[Any, ...]:
@@ -121,15 +127,15 @@ def _viewer_counts(comments: Sequence[CommentEntry], at: str) -> list[tuple[Any,
     return [(viewer, s, at if s else None, n) for viewer, (s, n) in counts.items()]
 
 
-class SqliteGrowthStore(DelegatesIdentity):
-    """One apsw connection, used from worker threads one operation at a time."""
+class SqliteGrowthStore:
+    """The growth file, one operation at a time (each one transaction); its identity
+    history is :attr:`identity`, on the same file."""
 
     def __init__(
         self, path: Path, *, clock: Clock | None = None, claim_seconds: float = CLAIM_SECONDS
     ) -> None:
-        self._path = Path(path)
-        self._database = db.GrowthDatabase(self._path, MIGRATIONS)
-        self._identity = IdentityTables(self._database)
+        self._database = open_sqlite_file(Path(path), MIGRATIONS, durable=True)
+        self.identity = IdentityTables(self._database)
         self._clock = clock or SystemClock()
         self._lease = timedelta(seconds=claim_seconds)
         self._claimant = uuid.uuid4().hex
@@ -140,8 +146,8 @@ class SqliteGrowthStore(DelegatesIdentity):
         until = db.time_text(now + self._lease)
         return {"claimant": self._claimant, "now": db.time_text(now), "until": until}
 
-    def close(self) -> None:
-        self._database.close()
+    async def close(self) -> None:
+        await self._database.close()
 
     # --- StreamLog ------------------------------------------------------------------
     async def append(
@@ -154,7 +160,7 @@ class SqliteGrowthStore(DelegatesIdentity):
         at: datetime,
     ) -> Appended:
         key = (character_id, stream_id)
-        return await self._database.run(
+        return await self._database.write(
             lambda c: self._append(c, key, comments, diary_every, db.time_text(at))
         )
 
@@ -211,10 +217,10 @@ class SqliteGrowthStore(DelegatesIdentity):
         return StreamStatus(**db.with_times(row, "started_at", "last_comment_at", "ended_at"))
 
     async def status(self, character_id: str, stream_id: str) -> StreamStatus:
-        return await self._database.run(lambda c: self._stream(c, (character_id, stream_id)))
+        return await self._database.write(lambda c: self._stream(c, (character_id, stream_id)))
 
     async def end(self, character_id: str, stream_id: str, *, at: datetime) -> DiaryJob:
-        return await self._database.run(
+        return await self._database.write(
             lambda c: self._end(c, (character_id, stream_id), db.time_text(at))
         )
 
@@ -232,16 +238,16 @@ class SqliteGrowthStore(DelegatesIdentity):
         self, *, character_id: str | None, stream_id: str | None, limit: int
     ) -> list[DiaryJob]:
         wanted = self._claim() | {"character": character_id, "stream": stream_id, "limit": limit}
-        rows = await self._database.run(lambda c: db.rows(c, CLAIM_JOBS, wanted))
+        rows = await self._database.write(lambda c: db.rows(c, CLAIM_JOBS, wanted))
         return sorted((_job(row) for row in rows), key=lambda job: job.id)
 
     async def finish_diary_job(self, job: DiaryJob, *, episode_id: str) -> None:
-        await self._database.run(lambda c: c.execute(FINISH_JOB, (episode_id, job.id)))
+        await self._database.write(lambda c: c.execute(FINISH_JOB, (episode_id, job.id)))
 
     async def diary_window(
         self, job: DiaryJob, *, sample: int, facts: int, top: int
     ) -> DiaryWindow:
-        return await self._database.run(lambda c: self._window(c, job, sample, facts, top))
+        return await self._database.write(lambda c: self._window(c, job, sample, facts, top))
 
     @staticmethod
     def _window(
@@ -284,14 +290,14 @@ class SqliteGrowthStore(DelegatesIdentity):
     ) -> list[tuple[str, str]]:
         idle = None if idle_before is None else db.time_text(idle_before)
         wanted = self._claim() | {"size": batch_size, "idle": idle, "limit": limit}
-        rows = await self._database.run(lambda c: c.execute(DUE, wanted).fetchall())
+        rows = await self._database.write(lambda c: c.execute(DUE, wanted).fetchall())
         return [(str(row[0]), str(row[1])) for row in rows]
 
     async def claim_viewer_batch(
         self, character_id: str, viewer_id: str, *, limit: int
     ) -> ViewerBatch | None:
         claim = self._claim() | {"character": character_id, "viewer": viewer_id}
-        return await self._database.run(lambda c: self._batch(c, claim, limit))
+        return await self._database.write(lambda c: self._batch(c, claim, limit))
 
     def _batch(self, c: apsw.Connection, claim: dict[str, Any], limit: int) -> ViewerBatch | None:
         key = (str(claim["character"]), str(claim["viewer"]))
@@ -312,7 +318,7 @@ class SqliteGrowthStore(DelegatesIdentity):
         summary: ViewerSummaryRecord | None,
         learned: Sequence[LearnedFact],
     ) -> bool:
-        return await self._database.run(lambda c: self._finish_batch(c, batch, summary, learned))
+        return await self._database.write(lambda c: self._finish_batch(c, batch, summary, learned))
 
     def _finish_batch(
         self,
@@ -336,17 +342,17 @@ class SqliteGrowthStore(DelegatesIdentity):
         return True
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord | None:
-        return await self._database.run(lambda c: summary_of(c, (character_id, viewer_id)))
+        return await self._database.write(lambda c: summary_of(c, (character_id, viewer_id)))
 
     # --- one viewer's rows ----------------------------------------------------------
     async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
         """Everything the log keeps about the viewer (what :meth:`forget_viewer` removes)."""
-        return await self._database.run(lambda c: read_viewer(c, (character_id, viewer_id)))
+        return await self._database.write(lambda c: read_viewer(c, (character_id, viewer_id)))
 
     async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
         """Delete the viewer's comments, noted facts, summary and work; what was removed."""
-        return await self._database.run(lambda c: delete_viewer(c, (character_id, viewer_id)))
+        return await self._database.write(lambda c: delete_viewer(c, (character_id, viewer_id)))
 
     async def scrub(self) -> None:
         """Empty the write-ahead log into the file, so deleted words leave it too."""
-        await self._database.maintain(lambda c: truncate_wal(c, self._path))
+        await self._database.scrub()

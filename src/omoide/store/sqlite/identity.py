@@ -1,8 +1,9 @@
 """Identity versions and pending changes, as tables in the growth store's SQLite file.
 
 :class:`IdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
-half of :class:`~omoide.store.growth_sqlite.SqliteGrowthStore`, which holds one and
-delegates to it; both run their work on the same :class:`~omoide.store.growth_db.GrowthDatabase`.
+half of :class:`~omoide.store.sqlite.growth.SqliteGrowthStore`, which holds one and
+delegates to it; both run their work on the same
+:class:`~omoide.store.sqlite.connection.Database`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 import apsw
 
-from omoide.character.identity_store import (
+from omoide.errors import Conflict, NotFound
+from omoide.store.records.identity import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
@@ -25,8 +27,8 @@ from omoide.character.identity_store import (
     refused_to_json,
     version_texts,
 )
-from omoide.errors import Conflict, NotFound
-from omoide.store import growth_db as db
+from omoide.store.sqlite import growth_rows as db
+from omoide.store.sqlite.connection import Database
 
 
 def create_identity_tables(connection: apsw.Connection) -> None:
@@ -59,17 +61,17 @@ def _change(row: dict[str, Any]) -> PendingChange:
 class IdentityTables:
     """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
 
-    def __init__(self, database: db.GrowthDatabase) -> None:
+    def __init__(self, database: Database) -> None:
         self._database = database
 
     async def list_versions(self, character_id: str) -> list[IdentityVersion]:
         sql = f"{_SELECT_VERSIONS} ORDER BY number"
-        rows = await self._database.run(lambda c: db.rows(c, sql, (character_id,)))
+        rows = await self._database.write(lambda c: db.rows(c, sql, (character_id,)))
         return [_version(row) for row in rows]
 
     async def latest_version(self, character_id: str) -> IdentityVersion | None:
         sql = f"{_SELECT_VERSIONS} ORDER BY number DESC LIMIT 1"
-        row = await self._database.run(lambda c: db.one(c, sql, (character_id,)))
+        row = await self._database.write(lambda c: db.one(c, sql, (character_id,)))
         return None if row is None else _version(row)
 
     async def add_version(
@@ -96,7 +98,7 @@ class IdentityTables:
             if decided is not None:
                 _decide(c, decided)
 
-        await self._database.run(write)
+        await self._database.write(write)
 
     async def add_change(self, change: PendingChange) -> None:
         h = change
@@ -112,11 +114,11 @@ class IdentityTables:
             None if h.decided_at is None else db.time_text(h.decided_at),
             h.version,
         )
-        await self._database.run(lambda c: c.execute(_INSERT_CHANGE, row))
+        await self._database.write(lambda c: c.execute(_INSERT_CHANGE, row))
 
     async def get_change(self, character_id: str, change_id: str) -> PendingChange:
         sql = f"SELECT {_CHANGE_COLUMNS} FROM identity_changes WHERE character_id = ? AND id = ?"
-        row = await self._database.run(lambda c: db.one(c, sql, (character_id, change_id)))
+        row = await self._database.write(lambda c: db.one(c, sql, (character_id, change_id)))
         if row is None:
             raise NotFound(f"character {character_id!r} has no identity change {change_id!r}")
         return _change(row)
@@ -125,11 +127,11 @@ class IdentityTables:
         self, character_id: str, *, status: ChangeStatus | None
     ) -> list[PendingChange]:
         wanted = (character_id, None if status is None else status.value)
-        rows = await self._database.run(lambda c: db.rows(c, _LIST_CHANGES, wanted))
+        rows = await self._database.write(lambda c: db.rows(c, _LIST_CHANGES, wanted))
         return [_change(row) for row in rows]
 
     async def save_decision(self, change: PendingChange) -> None:
-        await self._database.run(lambda c: _decide(c, change))
+        await self._database.write(lambda c: _decide(c, change))
 
     async def rewrite_identity(
         self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
@@ -141,7 +143,7 @@ class IdentityTables:
             c.executemany(_REWRITE_VERSION, version_rows)
             c.executemany(_REWRITE_CHANGE, change_rows)
 
-        await self._database.run(write)
+        await self._database.write(write)
 
 
 def _decide(c: apsw.Connection, change: PendingChange) -> None:
