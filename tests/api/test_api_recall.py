@@ -19,6 +19,7 @@ COMPONENT_NAMES = {
     "raw_recency",
     "raw_importance",
     "neighbour_of",
+    "associated",
 }
 HISTORY = [
     ("I love League of Legends, I play it every night", "2026-04-20T20:00:00Z"),
