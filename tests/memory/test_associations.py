@@ -42,13 +42,13 @@ def test_small_talk_names_no_group_of_the_profile() -> None:
     assert memory_facets("ㅋㅋㅋ 오늘 방송 재밌네요") == frozenset()
 
 
-def episode(key: str, text: str, importance: float) -> Episode:
+def episode(key: str, text: str, importance: float, *, day: int = 0) -> Episode:
     return Episode(
         id=key,
         scope=MINA,
         user_message=text,
         bot_message="",
-        recorded_at=START,
+        recorded_at=START + timedelta(days=day),
         importance=importance,
     )
 
@@ -58,7 +58,7 @@ def test_only_told_exchanges_of_a_cued_group_are_lifted_at_most_the_limit_and_ne
 ):
     episodes = {
         "dog": episode("dog", "my dog Mochi chewed my shoes", 0.7),
-        "cat": episode("cat", "my cat Nabi sleeps on my keyboard", 0.7),
+        "cat": episode("cat", "my cat Nabi sleeps on my keyboard", 0.7, day=3),
         "idle": episode("idle", "my dog is so cute lol", 0.3),
         "exam": episode("exam", "I have my bar exam next Friday", 0.7),
         "matched": episode("matched", "walked my dog by the river", 0.7),
@@ -71,17 +71,33 @@ def test_only_told_exchanges_of_a_cued_group_are_lifted_at_most_the_limit_and_ne
         "exam": Relevance(0.0, cosine=0.05),
     }
 
-    lifted = lift_associated(
-        relevance, episodes, frozenset({Facet.PEOPLE}), config=AssociationConfig(limit=1)
-    )
+    cued = frozenset({Facet.PEOPLE, Facet.PLANS})
+    lifted = lift_associated(relevance, episodes, cued, config=AssociationConfig(limit=1))
 
     assert lifted["cat"] == Relevance(0.2, cosine=0.2, associated=True)
     assert lifted["matched"] == relevance["matched"]
-    for unchanged in ("dog", "idle", "exam"):  # over the limit, small talk, another group
+    for unchanged in ("dog", "idle", "exam"):  # told before the cat, small talk, over the limit
         assert lifted[unchanged] == relevance[unchanged]
+    only_plans = lift_associated(
+        relevance, episodes, frozenset({Facet.PLANS}), config=AssociationConfig()
+    )
+    assert only_plans["exam"].associated and not only_plans["cat"].associated
     assert (
         lift_associated(relevance, episodes, frozenset(), config=AssociationConfig()) == relevance
     )
+
+
+def test_an_exchange_replaced_by_a_later_one_about_the_same_thing_is_not_lifted() -> None:
+    # the old job names a habit the message cues; the new job does not: neither is lifted
+    old = episode("old", "I work at an izakaya, every night I yell welcome", 0.7)
+    new = episode("new", "switched jobs! I work at the university library now", 0.7, day=9)
+    relevance = {"old": Relevance(0.0, cosine=0.2), "new": Relevance(0.0, cosine=0.1)}
+
+    lifted = lift_associated(
+        relevance, {"old": old, "new": new}, frozenset({Facet.HABITS}), config=AssociationConfig()
+    )
+
+    assert lifted == relevance
 
 
 def test_of_two_told_exchanges_about_one_group_the_later_is_lifted() -> None:

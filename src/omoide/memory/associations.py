@@ -14,8 +14,9 @@ modest relevance when
   (:func:`cued_facets`) meet the exchange's own (its cue words, or a word naming a pet, a
   relative, a health limit, work, an event, ... :func:`told_kinds`);
 * it is not already more relevant than the lift;
-* it is the latest such exchange about its group: what was said last about a trip or a
-  date holds, not the plan or the slip it replaced.
+* it is the latest told exchange about what it is mainly about (its first group in the
+  profile's order), cued or not: what was said last about a job, a trip or a date holds,
+  not the plan or the slip it replaced.
 
 At most ``limit`` exchanges are lifted, the most relevant first, and the lift stays low,
 so whatever the message really matches ranks above them: they fill room the section
@@ -69,20 +70,23 @@ def lift_associated(
     if not cued or config.limit <= 0:
         return lifted
     latest: dict[Facet, tuple[str, Episode]] = {}
-    for item_id, score in relevance.items():  # best first (fuse_relevance's order)
+    for item_id in relevance:  # the latest told exchange about each group, whatever is cued
         episode = episodes.get(item_id)
-        if episode is None or score.value >= config.relevance:
+        if episode is None or episode.importance < config.min_importance:
             continue
-        if episode.importance < config.min_importance:
+        about = memory_facets(episode.user_message)
+        if not about:
             continue
-        shared = cued & memory_facets(episode.user_message)
-        if not shared:
-            continue
-        facet = min(shared, key=FACET_ORDER.index)
+        facet = min(about, key=FACET_ORDER.index)
         held = latest.get(facet)
         if held is None or episode.recorded_at > held[1].recorded_at:
             latest[facet] = (item_id, episode)
-    chosen = {item_id for item_id, _episode in latest.values()}
+    chosen = {
+        item_id
+        for item_id, episode in latest.values()
+        if relevance[item_id].value < config.relevance
+        and cued & memory_facets(episode.user_message)
+    }
     for item_id in [key for key in relevance if key in chosen][: config.limit]:
         lifted[item_id] = replace(relevance[item_id], value=config.relevance, associated=True)
     return lifted
