@@ -39,7 +39,7 @@ from benchmarks.quality.systems import (
     grid,
 )
 from omoide.memory.config import MemoryConfig
-from omoide.memory.extraction import FactExtractor
+from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.tokens import TokenCounter
 
 logger = logging.getLogger("benchmarks.quality")

@@ -27,8 +27,8 @@ from omoide.clock import FixedClock
 from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import MemoryConfig, RecallConfig
-from omoide.memory.extraction import FactExtractor
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
 from omoide.memory.ranking import RelevanceScale

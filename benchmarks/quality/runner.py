@@ -33,7 +33,7 @@ from benchmarks.quality.report import write_report
 from omoide.embed.base import Embedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
-from omoide.memory.extraction import RuleFactExtractor
+from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.relevance import cached_relevance_floor
 from omoide.memory.tokens import SentencePieceTokenCounter
 

@@ -76,7 +76,7 @@ INGEST_STAGES = (
     Stage("store: fact keyword search (fact keeping)", ("search_keywords (",)),
     Stage("store: records, emotions, facts (SQL)", ("omoide/store/",), fallback=True),
     Stage("fact extraction (rules)", ("omoide/memory/extraction",)),
-    Stage("fact keeping (dedupe, confirm, add)", ("omoide/memory/facts.py",)),
+    Stage("fact keeping (dedupe, confirm, add)", ("omoide/memory/facts/keeper.py",)),
     Stage("importance rules", ("omoide/memory/importance.py", "omoide/memory/patterns.py")),
     Stage("write path (other)", ("omoide/memory/", "omoide/domain.py"), fallback=True),
     Stage(HAND_OFFS, ("anyio/", "asyncio/", "threading.py"), fallback=True),

@@ -238,7 +238,7 @@ class Fact:
     recall_count: int = 0
     slot: str | None = None
     """What the fact fills ("home", "pet:<species>", "like:<object>"): a later fact of the
-    same slot updates it (see ``omoide.memory.fact_text``); None when untyped."""
+    same slot updates it (see ``omoide.memory.facts.text``); None when untyped."""
     terms: tuple[str, ...] = ()
     """Key terms as the viewer said them: names, objects, places, dates."""
 

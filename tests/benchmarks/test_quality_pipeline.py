@@ -22,7 +22,7 @@ from benchmarks.quality.runner import save_runs
 from benchmarks.quality.split import DEV, HELDOUT
 from benchmarks.quality.systems import default_name, grid
 from omoide.embed.hashing import HashingEmbedder
-from omoide.memory.extraction import RuleFactExtractor
+from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.relevance import calibrate_relevance_floor
 from omoide.memory.tokens import SentencePieceTokenCounter
 

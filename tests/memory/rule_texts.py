@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from benchmarks.speed.corpus import DEFAULT_TIMELINE
 from benchmarks.speed.synthetic import ChatGenerator, SyntheticTurn
-from omoide.memory.extraction_hits import NOT_ABOUT_NOW, STRONG_WORDS
-from omoide.memory.extraction_patterns import OTHER_PERSON, RULES, SOFTENERS
+from omoide.memory.extraction.hits import NOT_ABOUT_NOW, STRONG_WORDS
+from omoide.memory.extraction.patterns import OTHER_PERSON, RULES, SOFTENERS
 from omoide.memory.patterns import SIGNAL_GROUPS
 
 ROOT = Path(__file__).resolve().parents[2]

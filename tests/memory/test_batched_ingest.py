@@ -15,7 +15,7 @@ from omoide.config import Settings
 from omoide.domain import Fact, Matrix, Scope, TurnInput, Vector
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import BackendUnavailable, InvalidInput
-from omoide.memory.fact_vectors import (
+from omoide.memory.facts.vectors import (
     DEFAULT_TEXTS_PER_CALL,
     FactTextPipeline,
     FactVectorCache,

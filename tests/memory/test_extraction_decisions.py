@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 import pytest
 
 from omoide.domain import Fact, Scope, TrustState
-from omoide.memory.extraction import FactDecision, RuleFactExtractor, find_facts
-from omoide.memory.extraction_rules import drop_rejected
-from omoide.memory.fact_updates import new_fact
+from omoide.memory.extraction.rules import RuleFactExtractor, drop_rejected, find_facts
+from omoide.memory.extraction.values import FactDecision
+from omoide.memory.facts.updates import new_fact
 
 SCOPE = Scope("haru", "minjun")
 MOMENT = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 import pytest
 
 from omoide.domain import Fact, Scope
-from omoide.memory.extraction import FactCandidate, find_facts
+from omoide.memory.extraction.rules import find_facts
+from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
 from tests.memory.disclosure_texts import (
     DISCLOSURES,

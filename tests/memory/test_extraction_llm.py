@@ -16,7 +16,9 @@ from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.errors import BackendError, BackendUnavailable, ParseFailure
 from omoide.llm.base import ChatMessage
 from omoide.llm.scripted import Responder, ScriptedChatModel
-from omoide.memory.extraction import FactDecision, LLMFactExtractor, RuleFactExtractor
+from omoide.memory.extraction.llm import LLMFactExtractor
+from omoide.memory.extraction.rules import RuleFactExtractor
+from omoide.memory.extraction.values import FactDecision
 from omoide.metrics import Metrics
 
 

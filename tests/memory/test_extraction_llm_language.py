@@ -8,8 +8,7 @@ import pytest
 
 from omoide.errors import ParseFailure
 from omoide.llm.scripted import ScriptedChatModel
-from omoide.memory.extraction import LLMFactExtractor
-from omoide.memory.extraction_llm import extraction_messages
+from omoide.memory.extraction.llm import LLMFactExtractor, extraction_messages
 from omoide.metrics import Metrics
 
 

@@ -1,4 +1,4 @@
-"""Facts told in passing (``memory.extraction_mentions``) and corrections of what was told.
+"""Facts told in passing (``memory.extraction.mentions``) and corrections of what was told.
 
 The sentences here are written for these tests (not taken from the disclosure sets that
 measure generalisation): each names one thing of a profile group in a shape the rules do
@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from omoide.domain import Fact, FactCategory, Scope
-from omoide.memory.extraction import decide, find_facts
-from omoide.memory.extraction_values import FactCandidate
+from omoide.memory.extraction.rules import decide, find_facts
+from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
 from omoide.memory.lexicon import Lexicon
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.domain import FactCategory, TrustState
-from omoide.memory.extraction import FactCandidate, RuleFactExtractor, find_facts
+from omoide.memory.extraction.rules import RuleFactExtractor, find_facts
+from omoide.memory.extraction.values import FactCandidate
 
 PREF, PERS, HABIT = FactCategory.PREFERENCE, FactCategory.PERSONAL, FactCategory.HABIT
 GOAL, FEEL = FactCategory.GOAL, FactCategory.EMOTION

@@ -14,9 +14,9 @@ from omoide.config import Settings
 from omoide.domain import Episode, Fact, Scope, TrustState
 from omoide.embed.hashing import HashingEmbedder
 from omoide.errors import InvalidInput
-from omoide.memory.extraction_rules import find_facts
-from omoide.memory.fact_batch import BatchTurn, decide_batch, keep_batch
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.rules import find_facts
+from omoide.memory.facts.batch import BatchTurn, decide_batch, keep_batch
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
 from omoide.store.base import (
     CurrentFacts,
@@ -244,7 +244,7 @@ def test_later_turns_see_earlier_changes_and_near_duplicates_confirm() -> None:
     import numpy as np
 
     from omoide.domain import Episode, FactCategory
-    from omoide.memory.extraction import FactCandidate
+    from omoide.memory.extraction.values import FactCandidate
 
     def episode(number: int) -> Episode:
         return Episode(f"e{number}", MINJUN, "...", "", START + timedelta(minutes=number), 0.8)

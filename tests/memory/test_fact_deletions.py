@@ -14,7 +14,7 @@ import pytest
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Scope, TurnInput
-from omoide.memory.fact_digests import fact_digests
+from omoide.memory.facts.digests import fact_digests
 from omoide.wiring import Omoide, build
 from tests.memory.test_batched_ingest import START, CountingEmbedder, fact_summary
 

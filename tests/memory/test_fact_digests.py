@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from omoide.domain import FactCategory, Scope, TrustState
-from omoide.memory.extraction import FactCandidate, FactDecision
-from omoide.memory.fact_digests import candidate_digests, fact_digests, without_deleted
+from omoide.memory.extraction.values import FactCandidate, FactDecision
+from omoide.memory.facts.digests import candidate_digests, fact_digests, without_deleted
 
 DANA = Scope("haru", "dana")
 

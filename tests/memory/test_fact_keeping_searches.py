@@ -16,8 +16,9 @@ import pytest
 
 from omoide.domain import Episode, FactCategory, Scope, TrustState, Vector
 from omoide.embed.hashing import HashingEmbedder
-from omoide.memory.extraction import FactCandidate, RuleFactExtractor
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.rules import RuleFactExtractor
+from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, FactFilter, TurnWrite
 from omoide.store.sqlite import SqliteMemoryStore, open_sqlite_store

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from benchmarks.speed.corpus import DEFAULT_TIMELINE
 from benchmarks.speed.synthetic import ChatGenerator
-from omoide.memory.extraction_clauses import split_clauses
-from omoide.memory.extraction_patterns import RULES, FactRule
+from omoide.memory.extraction.clauses import split_clauses
+from omoide.memory.extraction.patterns import RULES, FactRule
 from omoide.memory.pattern_gates import (
     CASE_FOLDS,
     PatternGate,

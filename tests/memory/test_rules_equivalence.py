@@ -19,14 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omoide.domain import ScoringMethod
-from omoide.memory import fact_text, patterns
-from omoide.memory.extraction_patterns import (
+from omoide.memory import patterns
+from omoide.memory.extraction.patterns import (
     RULES,
     FactRule,
 )
-from omoide.memory.extraction_rules import find_facts
-from omoide.memory.extraction_values import FactCandidate
-from omoide.memory.fact_text import object_key
+from omoide.memory.extraction.rules import find_facts
+from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.facts import text as fact_text
+from omoide.memory.facts.text import object_key
 from omoide.memory.importance import (
     BASE_SCORE,
     EMOTION_WEIGHT,

@@ -20,7 +20,7 @@ from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.llm.base import ChatMessage, ChatModel
-from omoide.memory.facts import FactKeeper
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from omoide.domain import Episode
-from omoide.memory.extraction_mentions import told_kinds
+from omoide.memory.extraction.mentions import told_kinds
 from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import FACET_ORDER, Facet, facet_of_kind
 from omoide.memory.ranking import Relevance

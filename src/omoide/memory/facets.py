@@ -65,7 +65,7 @@ _BY_SLOT: dict[str, Facet] = {
     **{f"told_{facet.value}": facet for facet in Facet},
     "told_work": Facet.IDENTITY,
 }
-"""Slot prefixes (the part before ":", see ``omoide.memory.fact_text``) by profile group."""
+"""Slot prefixes (the part before ":", see ``omoide.memory.facts.text``) by profile group."""
 
 
 _HABIT_QUITS = re.compile(

@@ -34,8 +34,8 @@ from omoide.memory.decay import (
     run_decay,
 )
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
-from omoide.memory.fact_digests import fact_digests
-from omoide.memory.facts import FactKeeper
+from omoide.memory.facts.digests import fact_digests
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn

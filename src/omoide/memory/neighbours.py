@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from omoide.domain import Episode
 from omoide.errors import ConfigError
-from omoide.memory.extraction_clauses import asks_something
+from omoide.memory.extraction.clauses import asks_something
 from omoide.memory.ranking import Ranked, ScoreComponents
 
 Key = TypeVar("Key", bound=Hashable)

@@ -5,7 +5,7 @@ are safe on disk, so a failing extractor can never lose an exchange.
 
 A batch embeds its episodes in one call (each distinct text once) and the facts rules
 will propose for them in a few more, which run while the episodes are written and the
-facts of earlier turns are kept (:mod:`omoide.memory.fact_vectors`). Through
+facts of earlier turns are kept (:mod:`omoide.memory.facts.vectors`). Through
 :meth:`Rememberer.remember_batches` the next batch's fact texts are embedded with its
 episodes, while the current batch is written, so its commit has nothing left to embed.
 Fact keeping runs turn by turn in batch order, so a later turn of a viewer sees the facts
@@ -38,10 +38,10 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction import FactCandidate, FactExtractor
-from omoide.memory.fact_batch import BatchTurn
-from omoide.memory.fact_vectors import FactTextPipeline, FactVectorCache
-from omoide.memory.facts import FactKeeper, foreseen_candidates
+from omoide.memory.extraction.values import FactCandidate, FactExtractor
+from omoide.memory.facts.batch import BatchTurn
+from omoide.memory.facts.keeper import FactKeeper, foreseen_candidates
+from omoide.memory.facts.vectors import FactTextPipeline, FactVectorCache
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
 from omoide.memory.turn_reading import felt_intensity, read_turn
 from omoide.memory.turns import FactChange, StoredTurn

@@ -3,7 +3,7 @@
 The model reads a viewer's waiting comments (oldest first), what is already known about
 the viewer (related facts with ids) and the previous rolling summary, and answers
 ``{"facts": [...], "summary": "..."}``. ``facts`` has exactly the shape and validation of
-the per-turn extractor (:func:`omoide.memory.extraction_llm.parse_fact_reply`), so the
+the per-turn extractor (:func:`omoide.memory.extraction.llm.parse_fact_reply`), so the
 same :class:`~omoide.memory.facts.FactKeeper` rules apply them.
 """
 
@@ -17,8 +17,8 @@ from typing import Final
 from omoide.domain import Fact
 from omoide.fence import sanitise_memory_text
 from omoide.llm.base import ChatMessage
-from omoide.memory.extraction_llm import parse_fact_reply
-from omoide.memory.extraction_values import FactDecision
+from omoide.memory.extraction.llm import parse_fact_reply
+from omoide.memory.extraction.values import FactDecision
 from omoide.store.records.stream import ViewerBatch
 
 VIEWER_BATCH_TASK: Final = "omoide task: viewer-batch"

@@ -43,8 +43,8 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
-from omoide.memory.extraction_values import FactDecision
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.values import FactDecision
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.llm_reply import ask_json
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics

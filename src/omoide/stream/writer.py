@@ -18,8 +18,8 @@ from omoide.clock import Clock
 from omoide.domain import TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction_rules import RuleFactExtractor
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.rules import RuleFactExtractor
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn

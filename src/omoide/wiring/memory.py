@@ -14,10 +14,10 @@ from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_thresh
 from omoide.llm.base import ChatModel
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
-from omoide.memory.extraction import FactExtractor
-from omoide.memory.extraction_llm import LLMFactExtractor
-from omoide.memory.extraction_rules import RuleFactExtractor
-from omoide.memory.facts import FactKeeper
+from omoide.memory.extraction.llm import LLMFactExtractor
+from omoide.memory.extraction.rules import RuleFactExtractor
+from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
 from omoide.memory.neighbours import NeighbourConfig

@@ -26,7 +26,7 @@ from omoide.errors import BackendError, OmoideError
 from omoide.keys import KeyStore
 from omoide.llm.base import ChatModel
 from omoide.memory.drain import QueueDrainer
-from omoide.memory.facts import FactKeeper
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.memory.queue import TurnQueue
 from omoide.metrics import Metrics

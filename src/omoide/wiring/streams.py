@@ -13,7 +13,7 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.llm.base import ChatModel
-from omoide.memory.facts import FactKeeper
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
 from omoide.stream.config import StreamConfig

@@ -1,7 +1,7 @@
 """Tombstones: what remains of a deleted memory (id, kind, scope, time, reason), never content.
 
 A person's deletion of a fact also leaves keyed digests of what it said (see
-``omoide.memory.fact_digests``), so a viewer repeating it does not bring it back; they
+``omoide.memory.facts.digests``), so a viewer repeating it does not bring it back; they
 cannot be read back as text, are never exported, and go when the scope is forgotten.
 """
 

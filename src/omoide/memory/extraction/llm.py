@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from omoide.domain import MAX_SLOT_CHARS, MAX_TERM_CHARS, MAX_TERMS, Fact, FactCategory, TrustState
 from omoide.errors import BackendUnavailable, ParseFailure
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
-from omoide.memory.extraction_values import (
+from omoide.memory.extraction.values import (
     FACT_ACTIONS,
     FactAction,
     FactCandidate,

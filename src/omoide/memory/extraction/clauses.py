@@ -16,9 +16,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from omoide.memory.extraction_patterns import Script
-from omoide.memory.extraction_vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
-from omoide.memory.fact_text import scrub
+from omoide.memory.extraction.patterns import Script
+from omoide.memory.extraction.vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
+from omoide.memory.facts.text import scrub
 from omoide.memory.patterns import is_low_signal
 
 MAX_MESSAGE_CHARS = 2000

@@ -10,7 +10,7 @@ the viewer repeating the sentence (or writing it with other case, width, spacing
 punctuation) does not bring it back, while another value of the same slot is learned.
 
 The comparable forms are those a person's correction is compared with
-(:func:`~omoide.memory.extraction_rules.is_rejected`): ``object_key`` of the text, and the
+(:func:`~omoide.memory.extraction.rules.is_rejected`): ``object_key`` of the text, and the
 slot with ``terms_key`` of the terms. Forgetting a viewer removes the digests with
 everything else.
 """
@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from omoide.domain import Scope
-from omoide.memory.extraction import FactCandidate, FactDecision
-from omoide.memory.fact_text import object_key, terms_key
+from omoide.memory.extraction.values import FactCandidate, FactDecision
+from omoide.memory.facts.text import object_key, terms_key
 
 _DIGEST_BYTES = 16
 _PERSON = b"omoide-deleted"

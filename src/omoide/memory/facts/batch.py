@@ -15,7 +15,7 @@ twenty nearest there (the same set while a viewer has fewer than ten).
 
 Neither path brings back what a person corrected or deleted: before deciding, the batch
 reads, once per viewer, the facts found no longer true and which of its candidates'
-digests deleted facts left (:mod:`omoide.memory.fact_digests`).
+digests deleted facts left (:mod:`omoide.memory.facts.digests`).
 
 A viewer with more than ``limit`` current facts is left to the per-turn path, and so is the
 whole batch when the read or the write fails (a concurrent correction may have changed a
@@ -34,9 +34,10 @@ import numpy as np
 
 from omoide.domain import Episode, Fact, FactCategory, Scope, Vector
 from omoide.errors import OmoideError
-from omoide.memory.extraction import FactCandidate, FactDecision, decide
-from omoide.memory.fact_digests import deleted_digests, without_deleted
-from omoide.memory.fact_updates import (
+from omoide.memory.extraction.rules import decide
+from omoide.memory.extraction.values import FactCandidate, FactDecision
+from omoide.memory.facts.digests import deleted_digests, without_deleted
+from omoide.memory.facts.updates import (
     RemovedFactReading,
     confirmed_fact,
     contradicted_fact,

@@ -16,7 +16,7 @@ FACT_ACTIONS: tuple[FactAction, ...] = ("add", "confirm", "update", "delete")
 @dataclass(frozen=True, slots=True)
 class FactCandidate:
     """A fact about the viewer in the viewer's own words, typed by category and, when the
-    extractor knows it, by slot and key terms (see ``memory.fact_text``)."""
+    extractor knows it, by slot and key terms (see ``memory.facts.text``)."""
 
     text: str
     category: FactCategory
@@ -30,7 +30,7 @@ class FactCandidate:
     candidate replaces what they told last (:func:`~omoide.memory.extraction.decide`)."""
     changes: bool = False
     """The viewer says something of theirs changed ("finally got a job", "辞职了", "renamed
-    the kitten"): the candidate replaces what held before (``extraction_rules._replaced``)."""
+    the kitten"): the candidate replaces what held before (``extraction.rules._replaced``)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():

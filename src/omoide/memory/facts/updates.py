@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Protocol
 
 from omoide.domain import Fact, Scope, TrustState, new_id
-from omoide.memory.extraction import FactCandidate, FactDecision
-from omoide.memory.extraction_rules import find_facts, is_rejected
-from omoide.memory.fact_digests import DeletedFactDigests, deleted_digests, stated, without_deleted
+from omoide.memory.extraction.rules import find_facts, is_rejected
+from omoide.memory.extraction.values import FactCandidate, FactDecision
+from omoide.memory.facts.digests import DeletedFactDigests, deleted_digests, stated, without_deleted
 from omoide.store.base import FactFilter
 
 _REJECTED = FactFilter(contradicted_only=True)
@@ -92,7 +92,7 @@ async def kept_decisions(
 ) -> list[FactDecision]:
     """``decisions`` of a turn without the adds and updates that would bring back a fact
     a person rejected (:func:`rejected_facts`) or deleted
-    (:mod:`omoide.memory.fact_digests`); no read when nothing would be stored."""
+    (:mod:`omoide.memory.facts.digests`); no read when nothing would be stored."""
     if not stated(decisions):
         return list(decisions)
     kept = without_rejected(decisions, await rejected_facts(store, scope))

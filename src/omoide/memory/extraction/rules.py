@@ -1,14 +1,14 @@
 """Rule-based fact extraction: no model, Korean, Japanese, Chinese and English.
 
 Only the viewer's message is read; the character's reply never becomes a fact about the
-viewer. A fact's text is the viewer's own words (``memory.fact_text.viewer_text``): the
+viewer. A fact's text is the viewer's own words (``memory.facts.text.viewer_text``): the
 sentence that states it, from the clause where the fact starts to the end of the sentence
 (a following question, contrast or other person's clause cut off), or only the clause when
 one sentence states several different things ("고양이는 좋아하는데 개는 싫어" gives two
 facts). Facts are marked STATED with confidence 0.75 (0.8 for a like said strongly).
 
 Decisions against the viewer's existing facts, without a model, use slots
-(``memory.fact_text``):
+(``memory.facts.text``):
 
 * the same text (normalised), or the same slot with the same value: ``confirm``;
 * the same single or keyed slot with another value: ``update`` (a viewer who moved lives
@@ -28,19 +28,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from omoide.domain import Fact, TrustState
-from omoide.memory.extraction_clauses import Clause, Sentence, normalised, split_sentences
-from omoide.memory.extraction_hits import Hit, clause_hits, may_state_facts, states_something
-from omoide.memory.extraction_mentions import (
+from omoide.memory.extraction.clauses import Clause, Sentence, normalised, split_sentences
+from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, states_something
+from omoide.memory.extraction.mentions import (
     CHANGING_KINDS,
     may_tell,
     says_misspoke,
     told_facts,
     told_slot,
 )
-from omoide.memory.extraction_patterns import OTHER_PERSON
-from omoide.memory.extraction_values import FactCandidate, FactDecision
+from omoide.memory.extraction.patterns import OTHER_PERSON
+from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of, facet_of_kind
-from omoide.memory.fact_text import (
+from omoide.memory.facts.text import (
     KEYED_SLOTS,
     OPPOSITES,
     SINGLE_SLOTS,

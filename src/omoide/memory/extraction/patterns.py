@@ -1,7 +1,7 @@
 """Pattern tables for rule-based fact extraction in Korean, Japanese, Chinese and English.
 
 Each :class:`FactRule` is matched against one clause of the viewer's message (NFKC form,
-case kept) and names a fact kind (see ``memory.fact_text``). It captures the fact's key
+case kept) and names a fact kind (see ``memory.facts.text``). It captures the fact's key
 words in a group named ``obj`` (the object, place, job, relation or plan) and may capture
 a ``name`` (a pet's or a person's). The rule's ``script`` chooses how captured words are
 cleaned; they become the fact's terms, while the fact's text is the viewer's clause.
@@ -15,8 +15,8 @@ Korean and Japanese, which drop the subject, skip clauses whose subject is someo
 
 from __future__ import annotations
 
-from omoide.memory.extraction_life import LIFE_RULES
-from omoide.memory.extraction_syntax import (
+from omoide.memory.extraction.life import LIFE_RULES
+from omoide.memory.extraction.syntax import (
     EN_ADV,
     EN_DATE,
     EN_LATELY,
@@ -38,7 +38,7 @@ from omoide.memory.extraction_syntax import (
     Script,
     rule,
 )
-from omoide.memory.extraction_vocab import (
+from omoide.memory.extraction.vocab import (
     EN_ADVERBS,
     EN_JOBS,
     EN_PETS,

@@ -1,6 +1,6 @@
 """The pieces fact rules are written with: the rule type, subject prefixes, copulas, dates.
 
-Shared by the rule tables (``memory.extraction_patterns``, ``memory.extraction_life``).
+Shared by the rule tables (``memory.extraction.patterns``, ``memory.extraction.life``).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from omoide.memory.extraction_vocab import EN_ADVERBS, ZH_ADVERBS, ZH_CONJUNCTIONS
+from omoide.memory.extraction.vocab import EN_ADVERBS, ZH_ADVERBS, ZH_CONJUNCTIONS
 
 Script = Literal["en", "ko", "ja", "zh"]
 
@@ -17,7 +17,7 @@ Script = Literal["en", "ko", "ja", "zh"]
 @dataclass(frozen=True, slots=True)
 class FactRule:
     kind: str
-    """A key of ``memory.fact_text.KINDS``."""
+    """A key of ``memory.facts.text.KINDS``."""
     script: Script
     pattern: re.Pattern[str]
     others_ok: bool = False

@@ -1,7 +1,7 @@
 """What the rules find in one clause: the kind of fact and its key terms.
 
 A :class:`Hit` is one rule's match in one clause, its captured words cleaned into terms
-(``memory.extraction_clauses``) and its slot made (``memory.fact_text``). Clauses that
+(``memory.extraction.clauses``) and its slot made (``memory.facts.text``). Clauses that
 state nothing about the viewer give none: questions, hypotheticals and the past ("if I
 had a dog", "만약", "もし", "如果", "I used to live in"), and, in Korean and Japanese,
 clauses whose subject is someone else.
@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from omoide.memory.extraction_clauses import Clause, clean_name, clean_object
-from omoide.memory.extraction_patterns import OTHER_PERSON, RULES, SOFTENERS, FactRule
-from omoide.memory.extraction_vocab import (
+from omoide.memory.extraction.clauses import Clause, clean_name, clean_object
+from omoide.memory.extraction.patterns import OTHER_PERSON, RULES, SOFTENERS, FactRule
+from omoide.memory.extraction.vocab import (
     DATES,
     EN_PETS,
     EN_STRONG,
@@ -30,7 +30,7 @@ from omoide.memory.extraction_vocab import (
     ZH_PETS,
     ZH_STRONG,
 )
-from omoide.memory.fact_text import KINDS, Kind, slot_for
+from omoide.memory.facts.text import KINDS, Kind, slot_for
 from omoide.memory.pattern_gates import PatternGate, set_bits
 from omoide.memory.patterns import SIGNAL_GROUPS, normalise
 

@@ -1,6 +1,6 @@
 """Fact rules for things a viewer mentions in passing, in Korean, Japanese, Chinese and English.
 
-The main tables (``memory.extraction_patterns``) read statements made for their own sake
+The main tables (``memory.extraction.patterns``) read statements made for their own sake
 ("I have a dog named Max"). These read the same facts said on the way to something else:
 
 * a pet or a person named without a verb ("my beagle Biscuit just ate a sock",
@@ -11,13 +11,13 @@ The main tables (``memory.extraction_patterns``) read statements made for their 
 * a move stated with its reason ("대전으로 발령 나서 이사했어요", "we moved to Seattle for ...");
 * a favourite said by the hours put in ("600 hours in Stardew Valley") or a shop opened.
 
-Each rule is a :class:`~omoide.memory.extraction_syntax.FactRule`; they are tried after
+Each rule is a :class:`~omoide.memory.extraction.syntax.FactRule`; they are tried after
 the main tables' rules of the same kind.
 """
 
 from __future__ import annotations
 
-from omoide.memory.extraction_syntax import (
+from omoide.memory.extraction.syntax import (
     EN_ADV,
     I_,
     I_AM,
@@ -26,7 +26,7 @@ from omoide.memory.extraction_syntax import (
     FactRule,
     rule,
 )
-from omoide.memory.extraction_vocab import (
+from omoide.memory.extraction.vocab import (
     EN_PETS,
     EN_RELATIVES,
     JA_ADVERBS,

@@ -38,16 +38,10 @@ from omoide.domain import (
 )
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
-from omoide.memory.extraction import (
-    FactCandidate,
-    FactDecision,
-    FactExtractor,
-    RuleFactExtractor,
-    decide,
-    find_facts,
-)
-from omoide.memory.fact_batch import DEFAULT_BATCH_LIMIT, BatchFactStore, BatchTurn, keep_batch
-from omoide.memory.fact_updates import (
+from omoide.memory.extraction.rules import RuleFactExtractor, decide, find_facts
+from omoide.memory.extraction.values import FactCandidate, FactDecision, FactExtractor
+from omoide.memory.facts.batch import DEFAULT_BATCH_LIMIT, BatchFactStore, BatchTurn, keep_batch
+from omoide.memory.facts.updates import (
     confirmed_fact,
     contradicted_fact,
     kept_decisions,
@@ -151,7 +145,7 @@ class FactKeeper:
         self, character_id: str, turns: Sequence[BatchTurn]
     ) -> list[list[FactChange] | None]:
         """Keep the facts rules found in ``turns`` with one read and one write
-        (:mod:`omoide.memory.fact_batch`); ``None`` for a turn to keep with
+        (:mod:`omoide.memory.facts.batch`); ``None`` for a turn to keep with
         :meth:`learn_from` (a viewer with more than ``batch_limit`` current facts, a failed
         read or write, or ``batch_limit`` 0)."""
         if self._batch_limit == 0:

@@ -82,7 +82,7 @@ _KIND_LIST = (
     Kind("habit", _HABIT, 0.45, "object"),
     Kind("started", _HABIT, 0.55, "object", "habit"),
     Kind("situation", _EMOTION, 0.65, "object"),
-    # told in passing (omoide.memory.extraction_mentions): one per profile group
+    # told in passing (omoide.memory.extraction.mentions): one per profile group
     Kind("told_identity", _PERSONAL, 0.55, "object"),
     Kind("told_work", _PERSONAL, 0.6, "object"),
     Kind("told_people", _PERSONAL, 0.6, "object"),

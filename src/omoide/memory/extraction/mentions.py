@@ -1,6 +1,6 @@
 """Facts told in passing: a sentence about the viewer's own life that no rule types.
 
-The rules (:mod:`omoide.memory.extraction_patterns`) read the shapes of a statement ("I
+The rules (:mod:`omoide.memory.extraction.patterns`) read the shapes of a statement ("I
 have a dog named X", "X에 빠졌어요"); viewers mostly tell things in passing, in shapes no
 list can hold: "우리 집 고양이 나비가 또 키보드 밟음", "花粉やばい、今年も死んでる",
 "我姐下个月结婚". What such a sentence is about is still plain from a word in it: a pet or
@@ -30,10 +30,10 @@ from __future__ import annotations
 import re
 
 from omoide.domain import TrustState
-from omoide.memory.extraction_clauses import Clause, Sentence
-from omoide.memory.extraction_hits import ABOUT_THE_STREAM, states_something
-from omoide.memory.extraction_values import FactCandidate
-from omoide.memory.extraction_vocab import (
+from omoide.memory.extraction.clauses import Clause, Sentence
+from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_something
+from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.extraction.vocab import (
     EN_JOBS,
     EN_PETS,
     EN_PLANS,
@@ -53,7 +53,7 @@ from omoide.memory.extraction_vocab import (
     ZH_RELATIVES,
     words,
 )
-from omoide.memory.fact_text import KINDS, object_key, viewer_text
+from omoide.memory.facts.text import KINDS, object_key, viewer_text
 from omoide.memory.lexicon import Lexicon, alternatives
 
 TOLD_CONFIDENCE = 0.6

@@ -1,0 +1,2 @@
+"""What omoide believes about a viewer: keeping facts (:mod:`.keeper`), their text and
+slots (:mod:`.text`), batched decisions (:mod:`.batch`), updates, digests and vectors."""
