@@ -6,8 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from omoide.character import Character, CharacterLibrary, EmotionEngine, initial_state
-from omoide.character.state import CharacterState
+from omoide.character import (
+    Character,
+    CharacterLibrary,
+    CharacterState,
+    EmotionEngine,
+    initial_state,
+)
 
 START = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
 JUST_MET = "You have only just met"

@@ -8,15 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from omoide.character import CharacterProfile
 from omoide.character.identity import IdentityPolicy, check_diff
 from omoide.character.library import CharacterLibrary, builtin_characters_dir
-from omoide.character.profile import CharacterProfile
 from omoide.llm import ChatOptions, ScriptedChatModel, demo_tasks
 from omoide.llm.base import ChatMessage
-from omoide.stream.diary import DiaryEntry
-from omoide.stream.diary_prompt import DIARY_TASK, diary_messages, parse_diary_reply
-from omoide.stream.evolution import IDENTITY_TASK, identity_messages
-from omoide.stream.records import (
+from omoide.store.records.stream import (
     CommentEntry,
     DiaryJob,
     DiaryReason,
@@ -25,6 +22,9 @@ from omoide.stream.records import (
     ViewerBatch,
     WindowStats,
 )
+from omoide.stream.diary import DiaryEntry
+from omoide.stream.diary_prompt import DIARY_TASK, diary_messages, parse_diary_reply
+from omoide.stream.evolution import IDENTITY_TASK, identity_messages
 from omoide.stream.viewer_prompt import (
     VIEWER_BATCH_TASK,
     parse_viewer_reply,

@@ -30,10 +30,11 @@ from typing import Protocol
 import anyio
 
 from omoide.character.identity import IdentityOutcome, IdentityService
-from omoide.character.identity_store import IdentityStore, PendingChange
+from omoide.character.identity_store import IdentityStore
 from omoide.clock import Clock
 from omoide.errors import NotFound, OmoideError
 from omoide.metrics import Metrics
+from omoide.store.records.identity import PendingChange
 from omoide.store.records.stream import ViewerStreamData, ViewerSummaryRecord
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
