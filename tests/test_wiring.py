@@ -52,9 +52,11 @@ def test_the_stream_options_come_from_the_environment(monkeypatch: pytest.Monkey
     assert stream_model(settings, ScriptedChatModel()) is None
 
 
-def test_stream_work_on_the_scripted_model_needs_asking() -> None:
+def test_the_scripted_demo_model_does_stream_work_unless_turned_off() -> None:
     model = ScriptedChatModel()
-    assert stream_model(Settings(llm="scripted"), model) is None
+    assert stream_model(Settings(llm="scripted"), model) is model, "the offline growth loop"
+    assert stream_model(Settings(llm="scripted", stream_llm="off"), model) is None
+    assert stream_model(Settings(llm="none"), None) is None
     assert stream_model(Settings(llm="scripted", stream_llm="on"), model) is model
     with pytest.raises(ConfigError, match="OMOIDE_STREAM_LLM=on"):
         stream_model(Settings(llm="none", stream_llm="on"), None)

@@ -90,9 +90,9 @@ class Settings(BaseSettings):
 
     stream_llm: StreamModelUse = "auto"
     """Which model does stream work (viewer summaries, diary, identity proposals): ``auto``
-    the configured chat model only when it is a real one (not ``scripted``), ``on`` whatever
-    chat model is configured, ``off`` none (diary entries are structured, written on
-    ingestion)."""
+    the configured chat model (a real one, or the scripted demo model, whose answers are
+    labelled as scripted), ``on`` whatever chat model is configured, ``off`` none (diary
+    entries are structured, written on ingestion)."""
     stream_store_threshold: float = Field(default=0.4, ge=0, le=1)
     """Rule importance an unanswered stream comment needs to be kept as an episode."""
     stream_fact_extraction_threshold: float = Field(default=0.4, ge=0, le=1)

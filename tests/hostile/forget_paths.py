@@ -67,6 +67,8 @@ def respond(messages: Sequence[ChatMessage]) -> str:
     if system.startswith(IDENTITY_TASK):
         return json.dumps(identity_diff(messages[1].content))
     if system.startswith(DIARY_TASK):
+        if "Stream night-2," in messages[1].content:
+            return "no diary tonight"  # twice unusable: the entry is a structured one
         entry = f'Tonight {NAME} told me "{QUOTE}", and everyone built things in {KEPT}.'
         return json.dumps({"entry": entry, "mood": "happy", "topics": [MARKER, KEPT]})
     said = messages[-1].content
@@ -131,7 +133,8 @@ async def approve_identity(api: Api) -> list[dict[str, object]]:
 
 
 async def write_through_api(api: Api) -> None:
-    """REST turns, a chat exchange, and stream comments with a structured diary entry."""
+    """REST turns, a chat exchange, and stream comments with a structured diary entry (the
+    model fails to write it) and the identity change proposed after it."""
     client, path = api.client, f"/v1/characters/{CHARACTER}/users/{VIEWER}"
     turn = {
         "user_message": f"My cat is named {MARKER}",

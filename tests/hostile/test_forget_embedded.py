@@ -47,8 +47,9 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
     finally:
         await built.aclose()
     async with running_api(settings, chat_model=chat_model) as api:
-        still_pending = await approve_identity(api)
+        await approve_identity(api)
         await write_through_api(api)
+        still_pending = (await api.client.get(f"{IDENTITY_PATH}/pending")).json()["changes"]
         await queue_a_turn(api)
         exported = (await api.client.get(f"{VIEWER_PATH}/export")).json()
         assert exported["quoted_in_versions"] == [1], "version 0 is the profile file"
@@ -62,6 +63,7 @@ async def test_forgotten_viewer_leaves_no_byte_in_any_file(tmp_path: Path) -> No
         diary = (await api.client.get(f"/v1/characters/{CHARACTER}/diary")).json()["entries"]
         quoting = {entry["id"] for entry in diary if MARKER in entry["text"]}
         assert len(quoting) >= 2, diary
+        assert {entry["method"] for entry in diary} == {"llm", "structured"}
         assert set(exported["quoted_in"]) == quoting, "export shows what forget redacts"
 
         response = await api.client.delete(VIEWER_PATH)

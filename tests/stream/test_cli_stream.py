@@ -22,6 +22,7 @@ from omoide.api.app import create_app
 from omoide.character.library import CharacterLibrary
 from omoide.cli.stream import register
 from omoide.config import Settings
+from omoide.llm.demo_tasks import SCRIPTED_DIARY_PREFIX, SCRIPTED_LABEL
 from omoide.llm.scripted import ScriptedChatModel
 from tests.stream.harness import START, StreamScript
 
@@ -71,13 +72,24 @@ def test_replay_and_end_on_the_library(tmp_path: Path) -> None:
     assert payload["ingest"]["replied"] == 5
     assert payload["ingest"]["comment_count"] == 24
     assert payload["end"]["diary"]["comment_count"] == 24
-    assert payload["end"]["diary"]["method"] == "structured"
-    assert payload["llm_calls_per_1000_messages"] == 0
+    diary = payload["end"]["diary"]
+    assert diary["method"] == "llm", "the scripted demo model writes it, offline"
+    assert diary["text"].startswith(SCRIPTED_DIARY_PREFIX)
+    assert payload["llm_calls_per_1000_messages"] > 0
+    (outcome,) = payload["end"]["identity"]
+    assert outcome["status"] == "pending"
 
     again = invoke("stream", "end", "-c", "haru", "-s", "s1", "--data-dir", data)
     assert again.exit_code == 1 and "already ended" in again.output
     versions = invoke("identity", "versions", "-c", "haru", "--data-dir", data)
     assert versions.exit_code == 0 and "no versions yet" in versions.output
+    pending = invoke("identity", "pending", "-c", "haru", "--data-dir", data)
+    assert outcome["change_id"] in pending.output and SCRIPTED_LABEL in pending.output
+    change = outcome["change_id"]
+    approved = invoke("identity", "approve", change, "-c", "haru", "--data-dir", data)
+    assert approved.exit_code == 0 and "version 1" in approved.output
+    rolled = invoke("identity", "rollback", "0", "-c", "haru", "--data-dir", data)
+    assert rolled.exit_code == 0 and "version 2 (the profile of version 0)" in rolled.output
 
 
 def test_a_bad_line_is_named_and_nothing_is_sent(tmp_path: Path) -> None:

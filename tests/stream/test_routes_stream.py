@@ -152,8 +152,6 @@ async def test_identity_review_over_http(
         assert again.status_code == 409
         negative = await client.post(f"{base}/identity/rollback", json={"version": -1})
         assert negative.status_code == 422
-        summary = await client.get(f"{base}/viewers/v1/stream-summary")
-        assert summary.status_code == 404, "the viewer's batch is not due yet"
-        await served.service.built.streams.drain()
+        await served.service.built.streams.drain()  # the ended stream's viewers are due
         summary = await client.get(f"{base}/viewers/v1/stream-summary")
         assert summary.status_code == 200 and summary.json()["method"] == "llm"

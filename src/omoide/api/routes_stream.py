@@ -102,9 +102,14 @@ async def get_identity_version(character_id: str, version: int, service: Service
 
 @router.get(f"{CHARACTER}/identity/pending", response_model=PendingListOut)
 async def get_identity_pending(character_id: str, service: Service) -> PendingListOut:
-    """Proposed changes waiting for a person."""
-    changes = await service.identity.changes(character_id)
-    return PendingListOut(changes=[change_out(change) for change in changes])
+    """Proposed changes waiting for a person, each with the model that proposed it."""
+    pending = await service.pending_changes(character_id)
+    return PendingListOut(
+        changes=[
+            change_out(change, proposed_by=entry.model if entry else None)
+            for change, entry in pending
+        ]
+    )
 
 
 @router.post(f"{CHARACTER}/identity/pending/{{change_id}}/approve", response_model=VersionOut)

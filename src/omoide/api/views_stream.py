@@ -74,6 +74,8 @@ class DiaryEntryOut(BaseModel):
     mood: str | None
     topics: list[str]
     llm_failed: bool
+    model: str | None = None
+    """The chat model that wrote the entry (``scripted``: the offline demo model)."""
 
 
 class DiaryListOut(BaseModel):
@@ -136,6 +138,9 @@ class PendingChangeOut(BaseModel):
     version: int | None
     changes: list[FieldChangeOut]
     refused: list[RefusedFieldOut]
+    proposed_by: str | None = None
+    """The chat model that proposed the change (``scripted``: the offline demo model),
+    when the diary entry it followed is known."""
 
 
 class PendingListOut(BaseModel):
@@ -225,8 +230,9 @@ def versions_out(character_id: str, versions: Sequence[IdentityVersion]) -> Vers
     )
 
 
-def change_out(change: PendingChange) -> PendingChangeOut:
+def change_out(change: PendingChange, *, proposed_by: str | None = None) -> PendingChangeOut:
     return PendingChangeOut(
+        proposed_by=proposed_by,
         id=change.id,
         character_id=change.character_id,
         base_version=change.base_version,

@@ -18,6 +18,12 @@ Dynamics (:class:`EmotionDynamics`), applied in this order on every exchange:
 * then rapport: intimacy gains a share of the headroom left (diminishing, bounded by 1),
   a larger share when the viewer's message is warm (thanks or affection, ko/ja/zh/en).
 
+Rapport builds with the conversation, as the seed's character state does: with the
+default gains (2 % of the headroom an exchange, 5 % a warm one) a newcomer is an
+acquaintance after 9 exchanges (4 warm ones), a friend after 22 (9 warm), close after 46
+(18 warm) and a best friend after 94 (37 warm); see
+:data:`~omoide.character.prompt.INTIMACY_LEVELS` for the words the prompt uses.
+
 Consecutive exchanges within the grace period therefore never lower intimacy.
 """
 
@@ -58,8 +64,8 @@ class EmotionDynamics:
     resting_intensity: float = 0.3
     idle_half_life_hours: float = 2.0
     settle_after_hours: float = 6.0
-    intimacy_gain: float = 0.01
-    warm_intimacy_gain: float = 0.03
+    intimacy_gain: float = 0.02
+    warm_intimacy_gain: float = 0.05
     absence_grace_days: float = 7.0
     absence_half_life_days: float = 60.0
 

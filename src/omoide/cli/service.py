@@ -84,6 +84,15 @@ async def play_demo(built: Omoide, clock: FixedClock, start: datetime) -> None:
     out.print("[bold]What Haru believes about 민준:[/bold]")
     for fact in facts:
         out.print(f"  - {fact.text} ({fact.category.value}, {fact.confidence:.0%})")
+    state = await built.states.load(Scope("haru", user_id))
+    if state is not None:
+        from omoide.character.prompt import describe_intimacy
+
+        level = describe_intimacy(state.intimacy)
+        out.print(
+            f"[bold]Haru and {user_name} after {state.turn_count} exchanges:[/bold] "
+            f"{level.label} (rapport {state.intimacy:.2f} of 1). {level.description}"
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -7,8 +7,11 @@ Each call takes its reply from, in order:
 2. the ``responder`` function, called with the messages;
 3. ``default_reply``.
 
-A model built with none of the three answers with :func:`demo_reply` (an in-character line
-with an ``[EMOTION:...]`` tag, or empty JSON when asked for JSON). A model built with a
+A model built with none of the three answers with :func:`demo_reply`: the offline demo
+model. It answers omoide's stream tasks (diary entry, identity proposal, viewer summary)
+with valid output built from their prompts and labelled as scripted, any other request
+for JSON with empty JSON, and chat with an in-character line with an ``[EMOTION:...]``
+tag (see :mod:`omoide.llm.demo_replies`). A model built with a
 script but no fallback raises :class:`~omoide.errors.BackendError` once the script runs
 out, so a test notices an unexpected extra call.
 
@@ -30,6 +33,7 @@ from omoide.errors import BackendError, InvalidInput, OmoideError
 from omoide.llm.base import ChatMessage, ChatOptions
 from omoide.llm.chunking import estimate_tokens, stream_chunks
 from omoide.llm.demo_replies import asks_for_json, character_reply, empty_json_reply
+from omoide.llm.demo_tasks import task_reply
 from omoide.llm.validation import check_chat_request
 
 ScriptItem = str | OmoideError
@@ -38,6 +42,9 @@ Responder = Callable[[Sequence[ChatMessage]], str]
 
 def demo_reply(messages: Sequence[ChatMessage], options: ChatOptions) -> str:
     """The scripted model's reply when it was given no script at all."""
+    answer = task_reply(messages)
+    if answer is not None:
+        return answer
     if options.json_mode or asks_for_json(messages):
         return empty_json_reply(messages)
     return character_reply(messages)

@@ -93,6 +93,21 @@ class DiaryEntry:
     mood: str | None = None
     topics: tuple[str, ...] = ()
     llm_failed: bool = False
+    model: str | None = None
+    """The chat model that wrote it (its ``name``; ``scripted`` is the offline demo
+    model), ``None`` for a structured entry."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """An entry's text and how it was written, before it is stored."""
+
+    text: str
+    method: str
+    mood: str | None
+    topics: tuple[str, ...]
+    failed: bool = False
+    model: str | None = None
 
 
 def with_sample_topics(window: DiaryWindow, tracker: TopicTracker) -> DiaryWindow:
@@ -107,9 +122,7 @@ def with_sample_topics(window: DiaryWindow, tracker: TopicTracker) -> DiaryWindo
     return replace(window, stats=replace(window.stats, topics=topics))
 
 
-def _metadata(
-    job: DiaryJob, window: DiaryWindow, method: str, mood: str | None, failed: bool
-) -> dict[str, str | int | bool]:
+def _metadata(job: DiaryJob, window: DiaryWindow, written: _Written) -> dict[str, str | int | bool]:
     metadata: dict[str, str | int | bool] = {
         "kind": DIARY_KIND,
         "stream_id": job.stream_id,
@@ -119,11 +132,13 @@ def _metadata(
         "to_comment": job.to_seq,
         "comments": window.stats.comments,
         "viewers": window.stats.viewers,
-        "method": method,
-        "llm_failed": failed,
+        "method": written.method,
+        "llm_failed": written.failed,
     }
-    if mood is not None:
-        metadata["mood"] = mood
+    if written.mood is not None:
+        metadata["mood"] = written.mood
+    if written.model is not None:
+        metadata["model"] = written.model
     return metadata
 
 
@@ -137,7 +152,7 @@ def diary_entry_from_episode(episode: Episode) -> DiaryEntry | None:
     meta = episode.metadata
     if meta.get("kind") != DIARY_KIND or episode.scope.user_id is not None:
         return None
-    mood = meta.get("mood")
+    mood, model = meta.get("mood"), meta.get("model")
     return DiaryEntry(
         id=episode.id,
         character_id=episode.scope.character_id,
@@ -154,6 +169,7 @@ def diary_entry_from_episode(episode: Episode) -> DiaryEntry | None:
         mood=mood if isinstance(mood, str) else None,
         topics=episode.topics,
         llm_failed=meta.get("llm_failed") is True,
+        model=model if isinstance(model, str) else None,
     )
 
 
@@ -218,11 +234,24 @@ class DiaryWriter:
 
     async def entry_for(self, job: DiaryJob) -> DiaryEntry:
         """The entry a job wrote (NotFound before it is written)."""
-        episode = await self._store.get_episode(Scope(job.character_id), diary_episode_id(job))
+        return await self.entry(job.character_id, diary_episode_id(job))
+
+    async def entry(self, character_id: str, entry_id: str) -> DiaryEntry:
+        """One diary entry of a character (NotFound when there is no such entry)."""
+        episode = await self._store.get_episode(Scope(character_id), entry_id)
         entry = diary_entry_from_episode(episode)
         if entry is None:
-            raise NotFound(f"diary entry {episode.id} of {job.character_id!r} is not a diary entry")
+            raise NotFound(f"diary entry {episode.id} of {character_id!r} is not a diary entry")
         return entry
+
+    async def find(self, character_id: str, entry_id: str | None) -> DiaryEntry | None:
+        """One diary entry of a character, or ``None``."""
+        if entry_id is None:
+            return None
+        try:
+            return await self.entry(character_id, entry_id)
+        except NotFound:
+            return None
 
     async def entries(self, character_id: str, *, limit: int, offset: int = 0) -> list[DiaryEntry]:
         """Diary entries of a character, newest first."""
@@ -257,8 +286,8 @@ class DiaryWriter:
         profile = await self._profiles.current_profile(job.character_id)
         window = with_sample_topics(window, TopicTracker.for_profile(profile))
         text = structured_diary(window, character_name=profile.name)
-        method, mood, failed = "structured", None, False
         topics = tuple(topic for topic, _ in window.stats.topics)
+        written = _Written(text, "structured", None, topics)
         if self._llm is not None and window.stats.comments:
             try:
                 reply = await ask_json(
@@ -269,37 +298,30 @@ class DiaryWriter:
                     metrics=self._metrics,
                     calls_metric="stream.llm_calls",
                 )
-                text, method, mood = reply.entry, "llm", reply.mood
                 topics = reply.topics or topics
+                written = _Written(reply.entry, "llm", reply.mood, topics, model=self._llm.name)
             except OmoideError as exc:
-                failed = True
+                written = replace(written, failed=True)
                 self._metrics.increment("stream.diary_llm_failures")
                 logger.warning("diary entry %s fell back to a structured one: %s", job.id, exc)
-        return await self._store_entry(job, window, text, method, mood, topics, failed)
+        return await self._store_entry(job, window, written)
 
     async def _store_entry(
-        self,
-        job: DiaryJob,
-        window: DiaryWindow,
-        text: str,
-        method: str,
-        mood: str | None,
-        topics: tuple[str, ...],
-        failed: bool,
+        self, job: DiaryJob, window: DiaryWindow, written: _Written
     ) -> DiaryEntry:
         last = window.stats.last_time
         written_at = job.created_at
         if last is not None and (job.reason is DiaryReason.THRESHOLD or last > written_at):
             written_at = last
-        metadata = _metadata(job, window, method, mood, failed)
+        metadata = _metadata(job, window, written)
         episode = Episode(
             id=diary_episode_id(job),
             scope=Scope(job.character_id),
-            user_message=text,
+            user_message=written.text,
             bot_message="",
             recorded_at=written_at,
             importance=DIARY_IMPORTANCE,
-            topics=topics,
+            topics=written.topics,
             scoring=ScoringMethod.GIVEN,
             metadata=metadata,
         )

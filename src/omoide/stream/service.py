@@ -11,8 +11,10 @@
 The service is built in :mod:`omoide.wiring.streams`, over the same store, embedder, fact
 keeper, identity service and growth store as the rest of omoide, with the ``stream_*``
 settings. Which model does stream work is ``OMOIDE_STREAM_LLM``: ``auto`` (default) the
-configured chat model only when it is a real one, like the memory pipeline; ``on``
-whatever chat model is configured (a scripted one in tests and benchmarks); ``off`` none.
+configured chat model, a real one or the scripted demo model (``OMOIDE_LLM=scripted``),
+which writes deterministic diary entries, identity proposals and viewer summaries
+labelled as scripted, so the whole growth loop can be tried offline; ``on`` whatever chat
+model is configured (a scripted one in tests and benchmarks); ``off`` none.
 Without a model, diary entries at comment thresholds are written on the ingestion path
 (structured, no model involved); with one, they are queued for the worker.
 """
@@ -32,6 +34,7 @@ from omoide.character.identity_store import IdentityStore
 from omoide.clock import Clock
 from omoide.errors import NotFound, OmoideError
 from omoide.metrics import Metrics
+from omoide.store.records.identity import PendingChange
 from omoide.store.records.stream import ViewerStreamData, ViewerSummaryRecord
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
@@ -160,8 +163,11 @@ class StreamService:
         self, character_id: str, stream_id: str, *, now: datetime | None = None
     ) -> StreamEnd:
         """Write the stream's remaining diary entries and its closing one (waits for the
-        model), then let the character propose changes to its profile."""
+        model), then let the character propose changes to its profile. The stream's
+        viewers with comments waiting are summarised by the worker's next round."""
         job = await self._growth.end(character_id, stream_id, at=now or self._clock.now())
+        self._viewers.stream_ended(character_id)
+        self.notify()
         entries = await self._diaries.write_pending(character_id=character_id, stream_id=stream_id)
         outcomes = [outcome for entry in entries if (outcome := await self._evolve(entry))]
         closing = next((e for e in entries if e.number == job.number), None)
@@ -174,6 +180,14 @@ class StreamService:
         self, character_id: str, *, limit: int = 20, offset: int = 0
     ) -> list[DiaryEntry]:
         return await self._diaries.entries(character_id, limit=limit, offset=offset)
+
+    async def pending_changes(
+        self, character_id: str
+    ) -> list[tuple[PendingChange, DiaryEntry | None]]:
+        """Identity changes waiting for a person, each with the diary entry it followed
+        (whose ``model`` proposed it too), ``None`` when there is none."""
+        changes = await self._identity.changes(character_id)
+        return [(c, await self._diaries.find(character_id, c.diary_entry_id)) for c in changes]
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord:
         summary = await self._growth.viewer_summary(character_id, viewer_id)

@@ -10,6 +10,11 @@ comments was kept, the batch is stored as one episode (``kind: viewer_batch``) f
 to cite, so no fact is without its source. Without a model (or when the model fails) the summary is
 structured from the viewer's facts and topics, and says so.
 
+When a character's stream ends (:meth:`ViewerWorker.stream_ended`), its viewers' waiting
+comments are due at the next flush: nobody adds to them in that stream, so their summary
+need not wait ``viewer_idle_seconds``. (Best effort: only viewers among the first
+``viewers_per_flush`` with comments waiting are found; the rest stay due by idle time.)
+
 A batch smaller than ``viewer_min_llm_comments`` (only possible after idle time) skips the
 model. Model calls are counted as ``stream.llm_calls`` (retries included); a failed batch
 as ``stream.viewer_batch_failures``. A failed batch is not retried: the rule facts of its
@@ -133,6 +138,29 @@ class ViewerWorker:
         self._clock = clock
         self._metrics = metrics
         self._in_flight: set[tuple[str, str]] = set()
+        self._ended: set[str] = set()
+
+    def stream_ended(self, character_id: str) -> None:
+        """Make the character's viewers with comments waiting due at the next flush."""
+        self._ended.add(character_id)
+
+    async def _due(self, idle: datetime | None) -> list[tuple[str, str]]:
+        """Viewers due by size or idle time, then waiting viewers of ended streams."""
+        due = await self._log.due_viewers(
+            batch_size=self._config.viewer_batch_size,
+            idle_before=idle,
+            limit=self._config.viewers_per_flush,
+        )
+        if not self._ended or idle is None:
+            return due
+        waiting = await self._log.due_viewers(
+            batch_size=self._config.viewer_batch_size,
+            idle_before=None,
+            limit=self._config.viewers_per_flush,
+        )
+        ended = [key for key in waiting if key[0] in self._ended and key not in due]
+        self._ended &= {character_id for character_id, _ in ended}
+        return due + ended
 
     async def flush_due(
         self, now: datetime | None = None, *, everything: bool = False
@@ -140,11 +168,7 @@ class ViewerWorker:
         """One batch from each due viewer (``everything``: each viewer with any waiting)."""
         moment = now or self._clock.now()
         idle = None if everything else moment - timedelta(seconds=self._config.viewer_idle_seconds)
-        due = await self._log.due_viewers(
-            batch_size=self._config.viewer_batch_size,
-            idle_before=idle,
-            limit=self._config.viewers_per_flush,
-        )
+        due = await self._due(idle)
         results: list[tuple[int, bool]] = []
         limiter = anyio.CapacityLimiter(self._config.llm_concurrency)
         async with anyio.create_task_group() as group:

@@ -45,13 +45,14 @@ def stream_config(settings: Settings) -> StreamConfig:
 
 
 def stream_model(settings: Settings, model: ChatModel | None) -> ChatModel | None:
-    """The model that does stream work (``OMOIDE_STREAM_LLM``): ``auto`` a real one only,
-    like the memory pipeline; ``on`` whatever is configured; ``off`` none."""
+    """The model that does stream work (``OMOIDE_STREAM_LLM``): ``auto`` the configured
+    one, a real model or the scripted demo model (which answers the stream tasks offline,
+    labelled as scripted); ``on`` whatever is configured; ``off`` none."""
     match settings.stream_llm:
         case "off":
             return None
         case "auto":
-            return model if settings.uses_real_llm else None
+            return model if settings.llm != "none" else None
         case "on":
             if model is None:
                 raise ConfigError("OMOIDE_STREAM_LLM=on needs a chat model (set OMOIDE_LLM)")

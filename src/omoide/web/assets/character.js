@@ -44,7 +44,9 @@ class DiaryPanel {
   }
 
   entry(entry) {
-    const method = entry.method === "llm" ? "written by the model" : "structured summary (no model)";
+    const method = entry.method !== "llm" ? "structured summary (no model)"
+      : entry.model === "scripted" ? "written by the scripted demo model (offline, not a language model)"
+        : "written by the model";
     return h("li", { class: "card diary-entry", dataset: { entryId: entry.id } },
       h("div", { class: "hit-head" },
         h("h2", {}, `Entry ${entry.number} · ${entry.stream_id}`),

@@ -11,6 +11,19 @@ function identityPath(character, rest) {
   return `${path`/v1/characters/${character}/identity`}${rest}`;
 }
 
+// The offline demo model (OMOIDE_LLM=scripted) proposes changes too, from the stream's
+// topics; say so, so nobody takes its proposal for a language model's reflection.
+export const SCRIPTED_MODEL = "scripted";
+
+export function proposerNote(model) {
+  if (!model) return null;
+  if (model === SCRIPTED_MODEL) {
+    return h("p", { class: "proposed-by scripted" }, badge("scripted demo model", "quiet"),
+      " Proposed by omoide's offline demo model from the stream's topics, not by a language model.");
+  }
+  return h("p", { class: "proposed-by muted" }, `Proposed by ${model}.`);
+}
+
 export class IdentityPanel {
   constructor(element, ctx) {
     this.element = element;
@@ -51,6 +64,7 @@ export class IdentityPanel {
 
   pendingCard(change) {
     return h("li", { class: "card pending-change", dataset: { changeId: change.id } },
+      proposerNote(change.proposed_by),
       h("p", {}, `Proposed ${formatTime(change.created_at)}`,
         change.base_version === null ? " against the profile file" : ` against version ${change.base_version}`,
         change.diary_entry_id ? ` after diary entry ${change.diary_entry_id.slice(0, 8)}` : ""),
