@@ -128,7 +128,7 @@ async def attack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Atta
             await remember(found, victim)
         for character in CHARACTERS:
             await comment(found, character)
-        await running.app.state.stream_service.drain()
+        await running.app.state.service.built.streams.drain()
         yield found
 
 
@@ -233,16 +233,23 @@ async def cross_write(
 
 
 async def list_viewers(attack: Attack, character: str, search: str) -> None:
-    """The character's viewer list, searched: only its own viewers, wildcards literal.
-    ASCII letters may match in either case (SQLite's LIKE folds them; PostgreSQL's does not)."""
+    """The character's viewer list, searched: only its own viewers, wildcards literal; a
+    viewer matches by its id or by a name it went by. ASCII letters may match in either case
+    (SQLite's LIKE folds them; PostgreSQL's does not)."""
     url = f"/v1/characters/{character}/users"
     response = await attack.call("GET", url, params={"search": search, "limit": 500})
     assert response.status_code == 200, (search, response.text)
     attack.check_leaks(response, None, f"users of {character} searched {search!r}")
     listed = {user["user_id"] for user in response.json()["users"]}
+    names = {victim.user_id: (f"Mo {victim.marker}", "Mo") for victim in attack.of(character)}
+    named = {
+        user
+        for user in listed
+        if any(search.casefold() in name.casefold() for name in names.get(user, ()))
+    }
     own = {victim.user_id for victim in attack.of(character)}
     strays = listed - own
-    loose = {user for user in listed if search.lower() not in user.lower()}
+    loose = {user for user in listed - named if search.lower() not in user.lower()}
     missing = {user for user in own if search in user} - listed
     if strays or loose or missing:
         attack.leaks.append(

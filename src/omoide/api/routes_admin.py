@@ -143,7 +143,7 @@ async def list_viewers(
     found = await service.built.memory.list_viewers(
         character_id, search=search, limit=limit, offset=offset
     )
-    total = await service.built.store.count_viewers(character_id, search=search)
+    total = await service.built.memory.count_viewers(character_id, search=search)
     users = [
         ViewerOut(
             user_id=viewer.scope.user_id or "",

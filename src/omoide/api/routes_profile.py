@@ -56,7 +56,7 @@ async def names(scope: ScopeDep, service: ServiceDep) -> NamesOut:
     """The name the viewer went by most recently and every earlier one, each with when it
     was first and last seen (from chat ``user_name`` and stream comments' ``display_name``).
     An unknown viewer has none. Forgetting the viewer deletes them."""
-    found = await service.built.store.list_display_names(scope)
+    found = await service.built.memory.list_display_names(scope)
     return NamesOut(
         character_id=scope.character_id,
         user_id=scope.user_id or "",

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from omoide.clock import Clock
 from omoide.domain import (
+    DisplayName,
     EmotionRecord,
     Episode,
     Fact,
@@ -292,10 +293,18 @@ class MemoryManager:
         self, character_id: str, *, search: str | None = None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
         """Viewers the character remembers, most recently seen first (``search``: part of
-        a viewer id)."""
+        a viewer id or of a name they went by, in any case)."""
         return await self._store.list_viewers(
             character_id, search=search, limit=limit, offset=offset
         )
+
+    async def count_viewers(self, character_id: str, *, search: str | None = None) -> int:
+        """How many viewers :meth:`list_viewers` lists over all its pages."""
+        return await self._store.count_viewers(character_id, search=search)
+
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
+        """The names the viewer went by, the latest first."""
+        return await self._store.list_display_names(scope)
 
     async def check_store(self) -> None:
         """Ask the store a cheap question; its error (BackendError) if it cannot answer."""
