@@ -18,7 +18,8 @@ modest relevance when
   profile's order), cued or not: what was said last about a job, a trip or a date holds,
   not the plan or the slip it replaced.
 
-At most ``limit`` exchanges are lifted, the most relevant first, and the lift stays low,
+At most ``limit`` exchanges are lifted, the most relevant first (then the closest in
+meaning, then the latest: never by id), and the lift stays low,
 so whatever the message really matches ranks above them: they fill room the section
 would otherwise leave empty. Nothing is lifted for a message that cues nothing.
 """
@@ -87,6 +88,12 @@ def lift_associated(
         if relevance[item_id].value < config.relevance
         and cued & memory_facets(episode.user_message)
     }
-    for item_id in [key for key in relevance if key in chosen][: config.limit]:
+
+    def closeness(item_id: str) -> tuple[float, float, float, float]:
+        score = relevance[item_id]
+        moment = episodes[item_id].recorded_at.timestamp()
+        return (-score.value, -(score.cosine or 0.0), -(score.bm25 or 0.0), -moment)
+
+    for item_id in sorted(chosen, key=closeness)[: config.limit]:
         lifted[item_id] = replace(relevance[item_id], value=config.relevance, associated=True)
     return lifted
