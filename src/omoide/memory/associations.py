@@ -70,7 +70,7 @@ def lift_associated(
     lifted = dict(relevance)
     if not cued or config.limit <= 0:
         return lifted
-    latest: dict[Facet, tuple[str, Episode]] = {}
+    latest: dict[Facet, tuple[str, Episode, frozenset[Facet]]] = {}
     for item_id in relevance:  # the latest told exchange about each group, whatever is cued
         episode = episodes.get(item_id)
         if episode is None or episode.importance < config.min_importance:
@@ -81,12 +81,11 @@ def lift_associated(
         facet = min(about, key=FACET_ORDER.index)
         held = latest.get(facet)
         if held is None or episode.recorded_at > held[1].recorded_at:
-            latest[facet] = (item_id, episode)
+            latest[facet] = (item_id, episode, about)
     chosen = {
         item_id
-        for item_id, episode in latest.values()
-        if relevance[item_id].value < config.relevance
-        and cued & memory_facets(episode.user_message)
+        for item_id, _episode, about in latest.values()
+        if relevance[item_id].value < config.relevance and cued & about
     }
 
     def closeness(item_id: str) -> tuple[float, float, float, float]:

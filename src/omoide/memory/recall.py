@@ -203,8 +203,9 @@ class Recaller:
             now,
             terms,
         )
-        cued = cued_facets(query) if for_prompt and searched else frozenset()
-        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms, cued)
+        cued = cued_facets(query) if for_prompt else frozenset()
+        associated = cued if searched else frozenset()
+        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms, associated)
         if for_prompt:
             episodes = [
                 entry
@@ -218,7 +219,7 @@ class Recaller:
             episodes = [entry for entry in episodes[:window] if not is_low_signal(said(entry.item))]
             episodes, repeats = collapse_repeats(episodes)
         profile = (
-            self._profile(scope, query, found.current_facts, facts, now) if for_prompt else None
+            self._profile(scope, cued, found.current_facts, facts, now) if for_prompt else None
         )
         if for_prompt:
             facts = [entry for entry in facts if entry.components.relevance >= recall.min_relevance]
@@ -237,7 +238,7 @@ class Recaller:
         message, facts chosen by their weight alone)."""
         if query is None or not query.strip():
             facts = await self._store.list_facts(scope, where=FactFilter())
-            return self._profile(scope, "", facts, [], now)
+            return self._profile(scope, frozenset(), facts, [], now)
         context, _ = await self.look_up(scope, query, now=now)
         assert context.profile is not None  # look_up for the prompt always builds it
         return context.profile
@@ -248,15 +249,14 @@ class Recaller:
     def _profile(
         self,
         scope: Scope,
-        query: str,
+        cued: frozenset[Facet],
         current: Sequence[Fact],
         ranked: Sequence[Ranked[Fact]],
         now: datetime,
     ) -> ViewerProfile:
-        """The viewer profile for ``query``: facts it matched, or whose group it cues,
-        count as relevant (:mod:`.facet_cues`)."""
+        """The viewer profile for a message: facts it matched (``ranked``), or whose group
+        it cues (``cued``, :mod:`.facet_cues`), count as relevant."""
         relevance = {entry.item.id: entry.components.relevance for entry in ranked}
-        cued = cued_facets(query)
         if cued:
             lift = self._config.recall.cued_relevance
             for fact in current:
