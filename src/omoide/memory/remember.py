@@ -54,7 +54,9 @@ logger = logging.getLogger(__name__)
 class TurnWriting(Protocol):
     """Where remembered turns are written (a memory store): one transaction per batch."""
 
-    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
 from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
+from omoide.wiring.storage import MemoryBackend
 
 
 def memory_config(settings: Settings) -> MemoryConfig:
@@ -67,7 +67,7 @@ class MemoryParts:
     """What the memory pipeline is built over."""
 
     settings: Settings
-    store: MemoryStore
+    store: MemoryBackend
     model_embedder: Embedder
     """The embedder itself (calibration reads it; the cache would only fill up)."""
     embedder: Embedder
@@ -122,7 +122,10 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         names=parts.characters,
     )
     return MemoryManager(
-        store=parts.store,
+        listing=parts.store,
+        deletion=parts.store,
+        viewers=parts.store,
+        maintenance=parts.store,
         rememberer=rememberer,
         recaller=recaller,
         facts=facts,

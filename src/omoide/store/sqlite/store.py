@@ -58,7 +58,8 @@ from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
 
 
 class SqliteMemoryStore(ScopedDatabase):
-    """:class:`~omoide.store.base.MemoryStore` over one SQLite file (sqlite-vec + FTS5)."""
+    """The memory store over one SQLite file (sqlite-vec + FTS5); it plays every role its
+    consumers declare (see :mod:`omoide.store.base`)."""
 
     # --- episodes and emotions -------------------------------------------------------
     async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
