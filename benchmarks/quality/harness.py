@@ -28,6 +28,7 @@ from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
@@ -249,7 +250,7 @@ def _manager(
         maintenance=store,
         rememberer=rememberer,
         recaller=recaller,
-        facts=facts,
+        corrections=FactCorrector(store=store, embedder=embedder),
         config=config,
         clock=clock,
     )

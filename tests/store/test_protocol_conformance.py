@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -53,7 +52,8 @@ def members(cls: type) -> dict[str, Any]:
 
 def describe(member: Any) -> tuple[object, ...]:
     """Parameter names, kinds, defaults and annotations (as source strings), and the return."""
-    function: Callable[..., Any] = member.fget if isinstance(member, property) else member
+    function = member.fget if isinstance(member, property) else member
+    assert callable(function)
     signature = inspect.signature(function)
     parameters = tuple(
         (parameter.name, parameter.kind, parameter.default, str(parameter.annotation))
@@ -72,7 +72,7 @@ CONSUMERS = ("memory", "stream", "privacy", "chat", "character")
 
 
 def consumer_modules() -> list[str]:
-    names = []
+    names: list[str] = []
     for package in CONSUMERS:
         path = importlib.import_module(f"omoide.{package}").__path__
         names.extend(info.name for info in pkgutil.walk_packages(path, f"omoide.{package}."))

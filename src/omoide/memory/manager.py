@@ -42,7 +42,7 @@ from omoide.memory.deletion import (
     delete_fact_for_good,
 )
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
-from omoide.memory.facts.keeper import FactKeeper
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn
@@ -125,7 +125,7 @@ class MemoryManager:
         maintenance: DecayMaintenance,
         rememberer: Rememberer,
         recaller: Recaller,
-        facts: FactKeeper,
+        corrections: FactCorrector,
         config: MemoryConfig,
         clock: Clock,
     ) -> None:
@@ -135,7 +135,7 @@ class MemoryManager:
         self._maintenance = maintenance
         self._rememberer = rememberer
         self._recaller = recaller
-        self._facts = facts
+        self._corrections = corrections
         self._config = config
         self._clock = clock
 
@@ -249,7 +249,7 @@ class MemoryManager:
         salience: float = 0.6,
         at: datetime | None = None,
     ) -> Fact:
-        return await self._facts.add_manual(
+        return await self._corrections.add_manual(
             scope,
             text=text,
             category=category,
@@ -269,7 +269,7 @@ class MemoryManager:
         salience: float | None = None,
         at: datetime | None = None,
     ) -> Fact:
-        return await self._facts.correct(
+        return await self._corrections.correct(
             scope,
             fact_id,
             text=text,

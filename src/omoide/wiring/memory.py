@@ -17,6 +17,7 @@ from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
 from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
@@ -128,7 +129,7 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         maintenance=parts.store,
         rememberer=rememberer,
         recaller=recaller,
-        facts=facts,
+        corrections=FactCorrector(store=parts.store, embedder=parts.embedder),
         config=config,
         clock=parts.clock,
     )
