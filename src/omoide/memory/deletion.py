@@ -50,7 +50,7 @@ async def delete_fact_for_good(
     return await store.delete_fact(scope, fact_id, reason=reason, at=at, digests=digests)
 
 
-async def delete_episode_with_its_facts(
+async def delete_episode_and_facts(
     store: MemoryDeletion, scope: Scope, episode_id: str, *, reason: str, at: datetime
 ) -> Tombstone:
     """Delete an exchange and the facts learned from it alone (a fact told in passing

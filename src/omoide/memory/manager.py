@@ -36,11 +36,7 @@ from omoide.memory.decay import (
     restore_archived,
     run_decay,
 )
-from omoide.memory.deletion import (
-    MemoryDeletion,
-    delete_episode_with_its_facts,
-    delete_fact_for_good,
-)
+from omoide.memory.deletion import MemoryDeletion, delete_episode_and_facts, delete_fact_for_good
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
 from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.recall import Recaller, Recollection
@@ -54,44 +50,33 @@ HEALTH_PROBE_SCOPE = Scope("omoide-health", "probe")
 
 
 class MemoryListing(Protocol):
-    """What the manager lists of a viewer's memory (a memory store)."""
+    """What the manager lists of a viewer's memory (a memory store), in the orders its
+    methods of the same names give."""
 
     async def list_episodes(
         self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
-    ) -> list[Episode]:
-        """Newest first."""
-        ...
+    ) -> list[Episode]: ...
 
     async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int: ...
 
     async def list_emotions(
         self, scope: Scope, *, since: datetime, until: datetime
-    ) -> list[EmotionRecord]:
-        """Oldest first."""
-        ...
+    ) -> list[EmotionRecord]: ...
 
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
 
 
 class ViewerAdmin(Protocol):
-    """What the manager answers and does about whole viewers (a memory store)."""
+    """What the manager answers and does about whole viewers (a memory store); its methods
+    of the same names say what each one answers."""
 
     async def list_viewers(
         self, character_id: str, *, search: str | None, limit: int, offset: int = 0
-    ) -> list[ViewerSummary]:
-        """Viewers with any stored memory, most recently seen first, each with the name
-        they went by last. ``search`` matches part of the viewer id, or part of any name
-        they went by ignoring case (Unicode case folding)."""
-        ...
+    ) -> list[ViewerSummary]: ...
 
-    async def count_viewers(self, character_id: str, *, search: str | None) -> int:
-        """How many viewers :meth:`list_viewers` would list over all its pages."""
-        ...
+    async def count_viewers(self, character_id: str, *, search: str | None) -> int: ...
 
-    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
-        """The names the viewer went by, most recently seen first (none for a scope
-        never written)."""
-        ...
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]: ...
 
     async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
         """Delete every memory of ``scope``, and the digests its deleted facts left; the
@@ -291,9 +276,9 @@ class MemoryManager:
         self, scope: Scope, episode_id: str, *, reason: str = "deleted by request"
     ) -> Tombstone:
         """Delete an exchange and the facts learned from it alone (see
-        :func:`~omoide.memory.deletion.delete_episode_with_its_facts`)."""
+        :func:`~omoide.memory.deletion.delete_episode_and_facts`)."""
         at = self._clock.now()
-        return await delete_episode_with_its_facts(
+        return await delete_episode_and_facts(
             self._deletion, scope, episode_id, reason=reason, at=at
         )
 
@@ -340,8 +325,9 @@ class MemoryManager:
     async def list_viewers(
         self, character_id: str, *, search: str | None = None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
-        """Viewers the character remembers, most recently seen first (``search``: part of
-        a viewer id or of a name they went by, in any case)."""
+        """Viewers the character remembers (any memory stored), most recently seen first,
+        each with the name they went by last (``search``: part of a viewer id or of a name
+        they went by, ignoring case by Unicode case folding)."""
         return await self._viewers.list_viewers(
             character_id, search=search, limit=limit, offset=offset
         )
@@ -351,7 +337,7 @@ class MemoryManager:
         return await self._viewers.count_viewers(character_id, search=search)
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
-        """The names the viewer went by, the latest first."""
+        """The names the viewer went by, the latest first (none for a viewer never seen)."""
         return await self._viewers.list_display_names(scope)
 
     async def check_store(self) -> None:
