@@ -20,8 +20,8 @@ import pytest
 import omoide.store
 
 NOT_TOUCHING_MEMORY = {"embedding", "close"}
-ONE_BACKEND_ONLY = {"path", "scrub", "engines"}
-"""The SQLite file's path and scrub (privacy.viewer_data.Scrubbable); the server's engines."""
+ONE_BACKEND_ONLY = {"scrub", "engines"}
+"""The SQLite file's scrub (privacy.viewer_data.Scrubbable); the server's engines."""
 
 
 def implementations() -> list[type]:
