@@ -109,9 +109,7 @@ def role_members(role: type) -> dict[str, Any]:
 
 def shared_methods() -> dict[str, Any]:
     first, *_ = implementations()
-    return {
-        name: value for name, value in members(first).items() if name not in ONE_BACKEND_ONLY
-    }
+    return {name: value for name, value in members(first).items() if name not in ONE_BACKEND_ONLY}
 
 
 def test_the_scan_finds_both_stores() -> None:
