@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Protocol
 
 import anyio
@@ -25,25 +24,19 @@ import anyio
 from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
 from omoide.domain import (
-    EmotionRecord,
     Episode,
-    ScoringMethod,
     TurnInput,
-    TurnState,
     Vector,
-    check_identifier,
-    check_not_future,
-    new_id,
 )
 from omoide.embed.base import Embedder
-from omoide.errors import InvalidInput, OmoideError
+from omoide.errors import OmoideError
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction.values import FactCandidate, FactExtractor
+from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.batch import BatchTurn
-from omoide.memory.facts.keeper import FactKeeper, foreseen_candidates
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.facts.vectors import FactTextPipeline, FactVectorCache
-from omoide.memory.importance import ImportanceResult, ImportanceScorer
-from omoide.memory.turn_reading import felt_intensity, read_turn
+from omoide.memory.importance import ImportanceScorer
+from omoide.memory.planning import PlannedTurn, TurnPlanner, turn_writes
 from omoide.memory.turns import FactChange, StoredTurn
 from omoide.metrics import Metrics
 from omoide.store.base import TurnWrite
@@ -54,35 +47,20 @@ logger = logging.getLogger(__name__)
 class TurnWriting(Protocol):
     """Where remembered turns are written (a memory store): one transaction per batch."""
 
-    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Planned:
-    turn: TurnInput
-    state: TurnState
-    """The turn's emotion and topics, read from its text where the caller gave none."""
-    recorded_at: datetime
-    importance: ImportanceResult
-    episode: Episode | None
-    extracts_facts: bool
-    foreseen: tuple[FactCandidate, ...] | None
-    """Candidates known before any search (rules); None when they are not (a model)."""
-
-    @property
-    def fact_texts(self) -> list[str]:
-        return [candidate.text for candidate in self.foreseen or ()]
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """A batch scored and embedded, not yet written."""
 
-    planned: tuple[_Planned, ...]
+    planned: tuple[PlannedTurn, ...]
     vectors: Mapping[str, Vector]
 
 
-_Planning = tuple[_Planned, ...] | OmoideError
+_Planning = tuple[PlannedTurn, ...] | OmoideError
 """A batch scored and checked, or why it could not be."""
 
 
@@ -104,14 +82,17 @@ class Rememberer:
     ) -> None:
         self._store = store
         self._embedder = embedder
-        self._scorer = scorer
         self._extractor = extractor
         self._facts = facts
-        self._config = config
-        self._clock = clock
         self._metrics = metrics
         self._fact_vectors = FactVectorCache()
-        self._topics = topics if topics is not None else TopicTracker()
+        self._planner = TurnPlanner(
+            scorer=scorer,
+            extractor=extractor,
+            config=config,
+            clock=clock,
+            topics=topics if topics is not None else TopicTracker(),
+        )
 
     async def remember(self, character_id: str, turns: Sequence[TurnInput]) -> list[StoredTurn]:
         """Score, embed and store a batch of one character's turns in one transaction."""
@@ -180,9 +161,9 @@ class Rememberer:
         return stored, embedded[0], planned
 
     async def _planning(self, character_id: str, turns: Sequence[TurnInput]) -> _Planning:
-        """:meth:`_plan_batch`, its error kept to be raised when the batch's turn comes."""
+        """The batch planned, or its error, kept to be raised when the batch's turn comes."""
         try:
-            return await self._plan_batch(character_id, turns)
+            return await self._planner.plan_batch(character_id, turns)
         except OmoideError as exc:
             return exc
 
@@ -191,34 +172,18 @@ class Rememberer:
     ) -> _Prepared:
         """Check, score and embed a batch's episodes (with ``fact_texts``, also the texts of
         the facts rules will propose, into the fact-vector cache); nothing is written."""
-        planned = await self._plan_batch(character_id, turns)
+        planned = await self._planner.plan_batch(character_id, turns)
         return await self._embed_planned(planned, fact_texts=fact_texts)
 
-    async def _plan_batch(
-        self, character_id: str, turns: Sequence[TurnInput]
-    ) -> tuple[_Planned, ...]:
-        check_identifier(character_id, name="character_id")
-        for turn in turns:
-            if turn.scope.character_id != character_id:
-                other = turn.scope.character_id
-                raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
-        planned = []
-        for index, turn in enumerate(turns):
-            now = self._clock.now()
-            try:
-                recorded_at = check_not_future(turn.timestamp, now=now) if turn.timestamp else now
-            except InvalidInput as exc:
-                raise InvalidInput(f"turn {index}: {exc}" if len(turns) > 1 else str(exc)) from exc
-            planned.append(await self._plan(turn, recorded_at))
-        return tuple(planned)
-
-    async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
+    async def _embed_planned(
+        self, planned: tuple[PlannedTurn, ...], *, fact_texts: bool
+    ) -> _Prepared:
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
         if fact_texts:
             await self._embed_fact_texts(planned)
         return _Prepared(planned, vectors)
 
-    async def _embed_fact_texts(self, planned: Sequence[_Planned]) -> None:
+    async def _embed_fact_texts(self, planned: Sequence[PlannedTurn]) -> None:
         """Embed the batch's foreseen fact texts that are not cached yet, in one call.
 
         A failure is only logged: the commit's :class:`FactTextPipeline` embeds what is
@@ -239,7 +204,7 @@ class Rememberer:
     async def _commit(self, character_id: str, prepared: _Prepared) -> list[StoredTurn]:
         """Write a prepared batch in one transaction, then keep its viewers' facts."""
         planned, vectors = prepared.planned, prepared.vectors
-        writes = self._writes(planned, vectors)
+        writes = turn_writes(planned, vectors)
         pipeline = FactTextPipeline(
             self._embedder, [plan.fact_texts for plan in planned], cache=self._fact_vectors
         )
@@ -260,43 +225,6 @@ class Rememberer:
             raise failure
         return stored
 
-    async def _plan(self, turn: TurnInput, recorded_at: datetime) -> _Planned:
-        state = read_turn(turn, self._topics)
-        importance = await self._importance(turn, state)
-        worth = importance.worth_storing or turn.force_store
-        episode = None
-        if worth:
-            episode = Episode(
-                id=turn.turn_id or new_id(),
-                scope=turn.scope,
-                user_message=turn.user_message,
-                bot_message=turn.bot_message,
-                recorded_at=recorded_at,
-                importance=importance.score,
-                emotion=state.emotion,
-                emotion_intensity=state.emotion_intensity,
-                topics=state.topics,
-                scoring=importance.method,
-                metadata=dict(turn.metadata),
-            )
-        extracts = (
-            episode is not None and importance.score >= self._config.fact_extraction_threshold
-        )
-        foreseen = foreseen_candidates(self._extractor, turn.user_message) if extracts else ()
-        return _Planned(turn, state, recorded_at, importance, episode, extracts, foreseen)
-
-    async def _importance(self, turn: TurnInput, state: TurnState) -> ImportanceResult:
-        if turn.importance is not None:
-            return ImportanceResult(
-                score=turn.importance,
-                worth_storing=True,
-                signals=("given",),
-                method=ScoringMethod.GIVEN,
-            )
-        return await self._scorer.score(
-            turn.user_message, turn.bot_message, emotion_intensity=felt_intensity(state)
-        )
-
     async def _embed(self, episodes: Sequence[Episode]) -> dict[str, Vector]:
         """Vectors by episode text; a text said twice in a batch is embedded once."""
         texts = list(dict.fromkeys(episode.searchable_text for episode in episodes))
@@ -305,31 +233,10 @@ class Rememberer:
         matrix = await self._embedder.embed_documents(texts)
         return {text: matrix[row] for row, text in enumerate(texts)}
 
-    @staticmethod
-    def _writes(planned: Sequence[_Planned], vectors: Mapping[str, Vector]) -> list[TurnWrite]:
-        writes = []
-        for plan in planned:
-            episode = plan.episode
-            state = plan.state
-            emotion = EmotionRecord(
-                id=new_id(),
-                scope=plan.turn.scope,
-                emotion=state.emotion,
-                intensity=state.emotion_intensity,
-                recorded_at=plan.recorded_at,
-                trigger_topics=state.topics,
-                episode_id=episode.id if episode else None,
-            )
-            vector = vectors[episode.searchable_text] if episode else None
-            name = plan.turn.user_name
-            display_name = None if name == plan.turn.scope.user_id else name
-            writes.append(TurnWrite(plan.turn.scope, episode, vector, emotion, display_name))
-        return writes
-
     async def _after_write(
         self,
         character_id: str,
-        planned: Sequence[_Planned],
+        planned: Sequence[PlannedTurn],
         vectors: Mapping[str, Vector],
         pipeline: FactTextPipeline,
     ) -> list[StoredTurn]:
@@ -342,7 +249,7 @@ class Rememberer:
         ]
 
     async def _keep_batch_facts(
-        self, character_id: str, planned: Sequence[_Planned], pipeline: FactTextPipeline
+        self, character_id: str, planned: Sequence[PlannedTurn], pipeline: FactTextPipeline
     ) -> dict[int, list[FactChange]]:
         """The changes of the turns whose foreseen facts were kept together, by turn index."""
         indexes, turns = [], []
@@ -366,7 +273,7 @@ class Rememberer:
 
     async def _keep_facts(
         self,
-        plan: _Planned,
+        plan: PlannedTurn,
         vectors: Mapping[str, Vector],
         pipeline: FactTextPipeline,
         index: int,
