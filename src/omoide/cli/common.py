@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from omoide.config import Settings
-    from omoide.wiring import Omoide
+    from omoide.wiring import Omoide, Reader
 
 Result = TypeVar("Result")
 
@@ -95,6 +95,19 @@ def run(settings: Settings, action: Callable[[Omoide], Awaitable[Result]]) -> Re
             return await action(built)
         finally:
             await built.aclose()
+
+    return run_async(main)
+
+
+def read(settings: Settings, action: Callable[[Reader], Awaitable[Result]]) -> Result:
+    """Run one read over the store files alone (``wiring.open_reader``): no model, no
+    worker, nothing written; errors become exit code 1."""
+
+    async def main() -> Result:
+        from omoide.wiring.reader import open_reader
+
+        async with open_reader(settings) as reader:
+            return await action(reader)
 
     return run_async(main)
 
