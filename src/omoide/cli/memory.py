@@ -24,6 +24,7 @@ from omoide.cli.common import (
     read,
     run,
     settings_from,
+    time_option,
 )
 
 if TYPE_CHECKING:
@@ -44,7 +45,9 @@ def remember(
     bot: Annotated[str, typer.Option(help="What the character answered")] = "",
     emotion: Annotated[str, typer.Option(help="Emotion label of the exchange")] = "neutral",
     intensity: Annotated[float, typer.Option(help="Emotion intensity in [0, 1]")] = 0.5,
-    timestamp: Annotated[datetime | None, typer.Option(help="When it was said")] = None,
+    timestamp: Annotated[
+        datetime | None, time_option("--timestamp", help="When it was said")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Store whatever the importance")] = False,
     data_dir: DataDir = None,
     embedder: Embedder = None,
