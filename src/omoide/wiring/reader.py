@@ -27,12 +27,12 @@ from omoide.errors import NotFound
 from omoide.memory.reading import FactSource, MemoryReader
 from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile
 from omoide.store.base import FactFilter
+from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
 from omoide.store.records.profile import check_character_id
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from omoide.store.records.identity import IdentityVersion, PendingChange
     from omoide.wiring.root import Omoide
 
 
@@ -98,23 +98,49 @@ class Reader:
         return SqliteMemoryStore(database, space)
 
     def _open_identity(self) -> IdentityReading:
-        from omoide.character.identity import IdentityPolicy, IdentityService
-        from omoide.character.library import CharacterLibrary
-        from omoide.metrics import Metrics
         from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
 
         path = self._settings.data_dir / GROWTH_FILE
         if not path.exists():
-            return _NoIdentityHistory()
+            return IdentityHistory(None)
         growth = SqliteGrowthStore(path)
         self._stack.push_async_callback(growth.close)
-        return IdentityService(
-            store=growth.identity,
-            characters=CharacterLibrary(self._settings.characters_dirs),
-            policy=IdentityPolicy(),
-            clock=self._clock,
-            metrics=Metrics(),
-        )
+        return IdentityHistory(growth.identity)
+
+
+class IdentityRecords(Protocol):
+    """Where identity versions and changes are kept (the read half of ``IdentityStore``)."""
+
+    async def list_versions(self, character_id: str) -> list[IdentityVersion]: ...
+    async def list_changes(
+        self, character_id: str, *, status: ChangeStatus | None
+    ) -> list[PendingChange]: ...
+
+
+class IdentityHistory:
+    """What ``IdentityService.versions``, ``.version`` and ``.changes`` answer, over the
+    records alone: ``omoide.character`` (which holds the service) loads the character
+    library and the prompt templates when imported. ``None``: no growth file yet, so no
+    versions and no changes."""
+
+    def __init__(self, records: IdentityRecords | None) -> None:
+        self._records = records
+
+    async def versions(self, character_id: str) -> list[IdentityVersion]:
+        check_character_id(character_id)
+        return [] if self._records is None else await self._records.list_versions(character_id)
+
+    async def version(self, character_id: str, number: int) -> IdentityVersion:
+        for version in await self.versions(character_id):
+            if version.number == number:
+                return version
+        raise NotFound(f"character {character_id!r} has no identity version {number}")
+
+    async def changes(self, character_id: str) -> list[PendingChange]:
+        check_character_id(character_id)
+        if self._records is None:
+            return []
+        return await self._records.list_changes(character_id, status=ChangeStatus.PENDING)
 
 
 def profile_config(settings: Settings) -> ProfileConfig:
@@ -126,23 +152,6 @@ class _NoFacts:
     """A memory store not created yet: no facts."""
 
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
-        return []
-
-
-class _NoIdentityHistory:
-    """A growth file not created yet: no versions, no changes (as ``IdentityService``
-    answers over an empty one)."""
-
-    async def versions(self, character_id: str) -> list[IdentityVersion]:
-        check_character_id(character_id)
-        return []
-
-    async def version(self, character_id: str, number: int) -> IdentityVersion:
-        check_character_id(character_id)
-        raise NotFound(f"character {character_id!r} has no identity version {number}")
-
-    async def changes(self, character_id: str) -> list[PendingChange]:
-        check_character_id(character_id)
         return []
 
 
