@@ -17,8 +17,10 @@ from pathlib import Path
 
 import anyio
 import pytest
+from typer.testing import CliRunner
 
 import omoide
+from omoide.cli.main import app, command_names, group_for
 from omoide.config import Settings
 from omoide.domain import FactCategory, Scope
 from omoide.wiring import build
@@ -145,3 +147,20 @@ def test_a_read_command_loads_the_store_but_no_model_pipeline_or_web_stack(
     tops = {name.split(".")[0] for name in modules}
     assert sorted((WEB_STACK | MODELS) & tops) == []
     assert sorted(BUILT_ONLY & modules) == []
+
+
+def test_a_named_command_answers_from_its_module_alone_as_from_the_whole_group() -> None:
+    """``main`` hands typer only the named command's module (typer builds every command it
+    holds on each call): help and usage errors read exactly as from the whole group."""
+    names = sorted(command_names(app))
+    assert {"facts", "identity", "keys", "stream", "decay", "check"} <= set(names)
+    runner = CliRunner()
+    for name in names:
+        alone = group_for([name])
+        assert alone is not app and command_names(alone) < command_names(app)
+        for arguments in ([name, "--help"], [name, "--no-such-option"]):
+            expected = runner.invoke(app, arguments)
+            answered = runner.invoke(alone, arguments)
+            assert (answered.exit_code, answered.output) == (expected.exit_code, expected.output)
+    assert group_for([]) is app and group_for(["--help"]) is app
+    assert group_for(["no-such-command"]) is app
