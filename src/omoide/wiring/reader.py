@@ -22,17 +22,16 @@ from typing import TYPE_CHECKING, Protocol
 
 from omoide.clock import Clock, SystemClock
 from omoide.config import Settings
-from omoide.domain import Fact, Scope
 from omoide.errors import NotFound
-from omoide.memory.reading import FactSource, MemoryReader
-from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile
-from omoide.store.base import FactFilter
-from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
-from omoide.store.records.profile import check_character_id
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # each read imports what it reads, when it is asked for
     from datetime import datetime
 
+    from omoide.domain import Fact, Scope
+    from omoide.memory.reading import FactSource
+    from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile
+    from omoide.store.base import FactFilter
+    from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
     from omoide.wiring.root import Omoide
 
 
@@ -70,6 +69,8 @@ class Reader:
         self._identity: IdentityReading | None = None
 
     async def memory(self) -> MemoryReading:
+        from omoide.memory.reading import MemoryReader
+
         if self._memory is None:
             store = self._built.store if self._built else await self._open_memory_store()
             self._memory = MemoryReader(
@@ -127,6 +128,8 @@ class IdentityHistory:
         self._records = records
 
     async def versions(self, character_id: str) -> list[IdentityVersion]:
+        from omoide.store.records.profile import check_character_id
+
         check_character_id(character_id)
         return [] if self._records is None else await self._records.list_versions(character_id)
 
@@ -137,6 +140,9 @@ class IdentityHistory:
         raise NotFound(f"character {character_id!r} has no identity version {number}")
 
     async def changes(self, character_id: str) -> list[PendingChange]:
+        from omoide.store.records.identity import ChangeStatus
+        from omoide.store.records.profile import check_character_id
+
         check_character_id(character_id)
         if self._records is None:
             return []
@@ -145,6 +151,8 @@ class IdentityHistory:
 
 def profile_config(settings: Settings) -> ProfileConfig:
     """How many facts the profile carries, and how a message steers them."""
+    from omoide.memory.viewer_profile import ProfileConfig
+
     return ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts)
 
 
