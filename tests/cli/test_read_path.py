@@ -22,7 +22,8 @@ from omoide.cli import app
 from omoide.config import Settings
 from omoide.domain import Fact, FactCategory, Scope
 from omoide.store.records.identity import PendingChange
-from omoide.wiring import build, open_reader
+from omoide.wiring import build, memory_config, open_reader
+from omoide.wiring.reader import profile_config
 
 runner = CliRunner()
 SCOPE = Scope("haru", "minjun")
@@ -147,3 +148,9 @@ def test_a_data_directory_without_a_store_reads_as_empty_and_stays_absent(
 def test_the_reader_refuses_a_bad_character_id_as_the_library_does(tmp_path: Path) -> None:
     result = runner.invoke(app, ["identity", "pending", "-c", "../x", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1 and "error" in result.output
+
+
+def test_the_reader_chooses_a_profile_as_the_memory_pipeline_does() -> None:
+    changed = Settings(profile_share=0.3, profile_max_facts=4)
+    for settings in (Settings(), changed):
+        assert profile_config(settings) == memory_config(settings).profile

@@ -25,13 +25,13 @@ from omoide.domain import (
     Tombstone,
     TrustState,
 )
+from omoide.memory.emotions import EmotionSummary
+from omoide.memory.ranking import Ranked, ScoreComponents
+from omoide.memory.turns import StoredTurn
 
-if TYPE_CHECKING:  # only the constructors' annotations: the CLI prints these without recall
+if TYPE_CHECKING:  # the CLI prints these models without loading recall
     from omoide.memory.context import MemoryContext
-    from omoide.memory.emotions import EmotionSummary
-    from omoide.memory.ranking import Ranked, ScoreComponents
     from omoide.memory.recall import Recollection
-    from omoide.memory.turns import StoredTurn
 
 
 class LibraryView(BaseModel):

@@ -26,9 +26,9 @@ from omoide.memory.recall import Recaller
 from omoide.memory.relevance import cached_relevance_floor
 from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
+from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
 from omoide.store.base import MemoryStore
-from omoide.wiring.reader import profile_config
 
 
 def memory_config(settings: Settings) -> MemoryConfig:
@@ -48,7 +48,7 @@ def memory_config(settings: Settings) -> MemoryConfig:
                 best=settings.neighbours_of_best, share=settings.neighbour_share
             ),
         ),
-        profile=profile_config(settings),
+        profile=ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts),
         write=WriteConfig(store_threshold=settings.store_threshold),
     )
 
