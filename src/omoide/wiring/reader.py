@@ -99,14 +99,17 @@ class Reader:
         return SqliteMemoryStore(database, space)
 
     def _open_identity(self) -> IdentityReading:
-        from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
+        """The identity tables of the growth file, without its stream logs."""
+        from omoide.store.sqlite.files import open_sqlite_file
+        from omoide.store.sqlite.growth import GROWTH_FILE, MIGRATIONS
+        from omoide.store.sqlite.identity import IdentityTables
 
         path = self._settings.data_dir / GROWTH_FILE
         if not path.exists():
             return IdentityHistory(None)
-        growth = SqliteGrowthStore(path)
-        self._stack.push_async_callback(growth.close)
-        return IdentityHistory(growth.identity)
+        database = open_sqlite_file(path, MIGRATIONS, durable=True)  # as the growth store
+        self._stack.push_async_callback(database.close)
+        return IdentityHistory(IdentityTables(database))
 
 
 class IdentityRecords(Protocol):
