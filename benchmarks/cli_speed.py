@@ -104,6 +104,7 @@ def prepare_store(data_dir: Path) -> None:
 
 def measure(profile: str) -> dict[str, Any]:
     repeats = REPEATS[profile]
+    load = os.getloadavg()[0]  # other work on the machine slows every case alike
     interpreter = statistics.median(timed(["-c", "pass"]) for _ in range(repeats))
     with tempfile.TemporaryDirectory(prefix="omoide-cli-speed-") as scratch:
         data_dir = Path(scratch)
@@ -119,6 +120,8 @@ def measure(profile: str) -> dict[str, Any]:
         "commit": commit(),
         "machine": machine(),
         "interpreter_seconds": round(interpreter, 3),
+        "load_average": round(load, 2),
+        "cpus": os.cpu_count(),
         "timings": [asdict(timing) for timing in timings],
     }
 
@@ -128,7 +131,8 @@ def markdown(result: dict[str, Any]) -> str:
         f"# CLI speed ({result['profile']})",
         "",
         f"Commit {result['commit']}; {result['repeats']} runs per command, each a fresh "
-        f"process. Starting the interpreter alone: {result['interpreter_seconds']:.3f} s.",
+        f"process. Starting the interpreter alone: {result['interpreter_seconds']:.3f} s. "
+        f"Load average at the start: {result['load_average']} on {result['cpus']} CPUs.",
         "",
         "| command | median s | fastest s | x interpreter | target s | met |",
         "| --- | ---: | ---: | ---: | ---: | --- |",
