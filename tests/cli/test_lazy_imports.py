@@ -1,8 +1,8 @@
 """The ``omoide`` command imports only what a command needs (checked by module, not time).
 
-``--help`` and usage errors load typer (which parses a command's options with pydantic)
-and nothing heavy: not the settings, the store (apsw), the embedders, numpy, rich or the
-web stack. A read command on an
+``--help`` and usage errors load typer and nothing heavy: not pydantic (typer 0.29 parses
+every option with it, hence the pin below 0.29), the settings, the store (apsw), the
+embedders, numpy, rich or the web stack. A read command on an
 existing store loads the store but no model, no memory pipeline, no stream service and no
 web stack. Each case runs in a fresh interpreter, so ``sys.modules`` shows
 exactly what the command imported.
@@ -37,6 +37,8 @@ HEAVY = frozenset(
         "numpy",
         "onnxruntime",
         "psycopg",
+        "pydantic",
+        "pydantic_core",
         "pydantic_settings",
         "qdrant_client",
         "rich",
