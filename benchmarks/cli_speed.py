@@ -3,8 +3,9 @@
 Each command runs as a fresh subprocess (``python -m omoide ...``), several times; the
 report gives the median and fastest wall time, and the median as a multiple of starting
 the interpreter alone (``python -c pass``), measured in the same run, so a loaded machine
-shows as such; also the median CPU seconds of each run and the load average at the start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands
-on an existing store under 1 s. The store is made first with the default settings (the
+shows as such; also the median CPU seconds of each run and the load average at the
+start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands on an
+existing store under 1 s. The store is made first with the default settings (the
 default embedder), so reads show whether they load the model.
 """
 
