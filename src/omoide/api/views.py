@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,11 +25,13 @@ from omoide.domain import (
     Tombstone,
     TrustState,
 )
-from omoide.memory.context import MemoryContext
 from omoide.memory.emotions import EmotionSummary
 from omoide.memory.ranking import Ranked, ScoreComponents
-from omoide.memory.recall import Recollection
 from omoide.memory.turns import StoredTurn
+
+if TYPE_CHECKING:  # the CLI prints these models without loading recall
+    from omoide.memory.context import MemoryContext
+    from omoide.memory.recall import Recollection
 
 
 class LibraryView(BaseModel):

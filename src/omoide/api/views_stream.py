@@ -9,18 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from omoide.character.identity import IdentityOutcome
 from omoide.store.records.identity import FieldChange, IdentityVersion, PendingChange, value_to_json
 from omoide.store.records.stream import ViewerSummaryRecord
-from omoide.stream.diary import DiaryEntry
-from omoide.stream.events import StreamEvent, events_from_json
-from omoide.stream.ingest import IngestReport
-from omoide.stream.service import StreamEnd
 from omoide.wire_types import Identifier, Label, Moment, Text
+
+if TYPE_CHECKING:  # only the converters' annotations: reading identity loads no stream service
+    from omoide.character.identity import IdentityOutcome
+    from omoide.stream.diary import DiaryEntry
+    from omoide.stream.events import StreamEvent
+    from omoide.stream.ingest import IngestReport
+    from omoide.stream.service import StreamEnd
 
 ProfileJson = str | list[str] | None
 MAX_EVENTS_PER_REQUEST = 5000
@@ -44,6 +46,8 @@ class EventsIn(BaseModel):
 
     def to_events(self) -> list[StreamEvent]:
         """Validated events; InvalidInput names the index and field of the first bad one."""
+        from omoide.stream.events import events_from_json
+
         return events_from_json([event.model_dump() for event in self.events])
 
 

@@ -22,6 +22,7 @@ from omoide.cli.common import (
     run,
     run_async,
     settings_from,
+    time_option,
 )
 
 if TYPE_CHECKING:
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from omoide.wiring import Omoide
 
 PurgeBefore = Annotated[
-    datetime | None, typer.Option(help="Also destroy memories archived before this time")
+    datetime | None,
+    time_option("--purge-before", help="Also destroy memories archived before this time"),
 ]
 
 
@@ -105,7 +107,10 @@ def restore(
     character: Character = "haru",
     archived_since: Annotated[
         datetime | None,
-        typer.Option(help="Every episode archived at or after this time (a decay run's now)"),
+        time_option(
+            "--archived-since",
+            help="Every episode archived at or after this time (a decay run's now)",
+        ),
     ] = None,
     data_dir: DataDir = None,
     embedder: Embedder = None,

@@ -21,12 +21,14 @@ from omoide.cli.common import (
     When,
     console,
     emit,
+    read,
     run,
     settings_from,
+    time_option,
 )
 
 if TYPE_CHECKING:
-    from omoide.wiring import Omoide
+    from omoide.wiring import Omoide, Reader
 
 MAX_RESULTS = 10
 
@@ -43,7 +45,9 @@ def remember(
     bot: Annotated[str, typer.Option(help="What the character answered")] = "",
     emotion: Annotated[str, typer.Option(help="Emotion label of the exchange")] = "neutral",
     intensity: Annotated[float, typer.Option(help="Emotion intensity in [0, 1]")] = 0.5,
-    timestamp: Annotated[datetime | None, typer.Option(help="When it was said")] = None,
+    timestamp: Annotated[
+        datetime | None, time_option("--timestamp", help="When it was said")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Store whatever the importance")] = False,
     data_dir: DataDir = None,
     embedder: Embedder = None,
@@ -147,14 +151,15 @@ def facts(
 
     With --json: the shape of GET .../facts."""
 
-    async def action(built: Omoide) -> list[dict[str, Any]]:
+    async def action(reader: Reader) -> list[dict[str, Any]]:
         from omoide.api.views import FactOut
         from omoide.domain import Scope
 
-        found = await built.memory.list_facts(Scope(character, user), include_inactive=history)
+        memory = await reader.memory()
+        found = await memory.list_facts(Scope(character, user), include_inactive=history)
         return [FactOut.of(fact).model_dump(mode="json") for fact in found]
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    result = read(settings_from(data_dir=data_dir, embedder=embedder), action)
 
     def show() -> None:
         from omoide.cli.render import fact_table, print_listing
@@ -178,14 +183,23 @@ def profile(
 
     With --json: the shape of GET .../profile."""
 
-    async def action(built: Omoide) -> dict[str, Any]:
+    async def steered(built: Omoide) -> dict[str, Any]:
         from omoide.api.views_profile import ProfileOut
         from omoide.domain import Scope
 
         found = await built.memory.profile(Scope(character, user), message)
         return ProfileOut.of(found).model_dump(mode="json")
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    async def by_weight(reader: Reader) -> dict[str, Any]:
+        from omoide.api.views_profile import ProfileOut
+        from omoide.domain import Scope
+
+        memory = await reader.memory()
+        return ProfileOut.of(await memory.profile(Scope(character, user))).model_dump(mode="json")
+
+    settings = settings_from(data_dir=data_dir, embedder=embedder)
+    # a message is embedded to steer the choice: only then is the model needed
+    result = run(settings, steered) if message and message.strip() else read(settings, by_weight)
 
     def show() -> None:
         from omoide.cli.render import print_profile

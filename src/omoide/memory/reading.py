@@ -1,0 +1,47 @@
+"""Reading what is remembered without the machinery that remembers: no embedder, no model.
+
+:class:`MemoryReader` answers what :class:`~omoide.memory.manager.MemoryManager` answers
+for the reads that need no message embedded (a viewer's facts, their profile chosen by
+weight alone), over nothing but the store. The CLI's read commands use it through
+``omoide.wiring.open_reader``, so they start without loading a model.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+from omoide.clock import Clock
+from omoide.domain import Fact, Scope, as_utc
+from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile, build_profile
+from omoide.store.base import FactFilter
+
+
+class FactSource(Protocol):
+    """Where the facts are kept (a memory store)."""
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+
+class MemoryReader:
+    """The read use cases of the memory, over the store alone."""
+
+    def __init__(self, *, facts: FactSource, profile: ProfileConfig, clock: Clock) -> None:
+        self._facts = facts
+        self._profile = profile
+        self._clock = clock
+
+    async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]:
+        """What the character believes about the viewer (with ``include_inactive``, also
+        what it no longer does), as :meth:`MemoryManager.list_facts` lists it."""
+        return await self._facts.list_facts(
+            scope, where=FactFilter(include_inactive=include_inactive)
+        )
+
+    async def profile(self, scope: Scope, *, now: datetime | None = None) -> ViewerProfile:
+        """The viewer profile with no message to steer it: facts chosen by their weight
+        alone, as :meth:`MemoryManager.profile` chooses them without a message."""
+        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        facts = await self._facts.list_facts(scope, where=FactFilter())
+        known = [fact for fact in facts if fact.recorded_at <= moment]
+        return build_profile(scope, known, relevance={}, config=self._profile)
