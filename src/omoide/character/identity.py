@@ -23,7 +23,7 @@ drops what it forgets to repeat. Before anything is merged, :func:`check_diff`:
 
 Fields that pass are accepted and the others are reported with their reason. With
 ``auto_apply`` the accepted change becomes a new version at once; by default (safer) it
-waits as a :class:`~omoide.character.identity_store.PendingChange` for a person to approve
+waits as a :class:`~omoide.store.records.identity.PendingChange` for a person to approve
 or reject. Every version keeps its field-by-field diff, the diary entry that caused it and
 its time; version 0 is the profile file as it was when the first change was applied, and a
 rollback to any version is itself a new version holding that version's exact profile.
@@ -42,7 +42,7 @@ from typing import Protocol
 
 from pydantic import ValidationError
 
-from omoide.character.identity_store import IdentityStore
+from omoide.character.identity_store import ChangeStore, IdentityVersionStore
 from omoide.character.library import CharacterLibrary
 from omoide.clock import Clock
 from omoide.domain import as_utc, check_unit_interval, new_id
@@ -259,13 +259,15 @@ class IdentityService:
     def __init__(
         self,
         *,
-        store: IdentityStore,
+        versions: IdentityVersionStore,
+        changes: ChangeStore,
         characters: CharacterLibrary,
         policy: IdentityPolicy,
         clock: Clock,
         metrics: Metrics,
     ) -> None:
-        self._store = store
+        self._versions = versions
+        self._changes = changes
         self._characters = characters
         self._policy = policy
         self._clock = clock
@@ -281,7 +283,7 @@ class IdentityService:
     async def current_profile(self, character_id: str) -> CharacterProfile:
         """The evolved profile when there are versions, else the profile file's."""
         check_character_id(character_id)
-        latest = await self._store.latest_version(character_id)
+        latest = await self._versions.latest_version(character_id)
         if latest is not None:
             return latest.profile
         return (await self._characters.load(character_id)).profile
@@ -289,7 +291,7 @@ class IdentityService:
     async def versions(self, character_id: str) -> list[IdentityVersion]:
         """Oldest first; empty until the first change is applied."""
         check_character_id(character_id)
-        return await self._store.list_versions(character_id)
+        return await self._versions.list_versions(character_id)
 
     async def version(self, character_id: str, number: int) -> IdentityVersion:
         for version in await self.versions(character_id):
@@ -301,7 +303,7 @@ class IdentityService:
         self, character_id: str, *, status: ChangeStatus | None = ChangeStatus.PENDING
     ) -> list[PendingChange]:
         check_character_id(character_id)
-        return await self._store.list_changes(character_id, status=status)
+        return await self._changes.list_changes(character_id, status=status)
 
     async def propose(
         self,
@@ -314,7 +316,7 @@ class IdentityService:
         """Check a diff; keep it pending, or apply it with ``auto_apply``."""
         check_character_id(character_id)
         moment = self._at(at)
-        latest = await self._store.latest_version(character_id)
+        latest = await self._versions.latest_version(character_id)
         profile = latest.profile if latest else await self.current_profile(character_id)
         accepted, refused = check_diff(profile, proposed, self._policy)
         self._metrics.increment("identity.refused_fields", len(refused))
@@ -337,7 +339,7 @@ class IdentityService:
             version = await self._apply(change, ChangeStatus.APPLIED, moment, record=True)
             status, number = OutcomeStatus.APPLIED, version.number
         else:
-            await self._store.add_change(change)
+            await self._changes.add_change(change)
             status, number = OutcomeStatus.PENDING, None
         self._metrics.increment(f"identity.{status.value}")
         return IdentityOutcome(
@@ -363,7 +365,7 @@ class IdentityService:
     ) -> PendingChange:
         change = await self._pending(character_id, change_id)
         rejected = replace(change, status=ChangeStatus.REJECTED, decided_at=self._at(at))
-        await self._store.save_decision(rejected)
+        await self._changes.save_decision(rejected)
         return rejected
 
     async def rollback(
@@ -382,12 +384,12 @@ class IdentityService:
             reason=f"rollback to version {number}",
             created_at=self._at(at),
         )
-        await self._store.add_version(version)
+        await self._versions.add_version(version)
         return version
 
     async def _pending(self, character_id: str, change_id: str) -> PendingChange:
         check_character_id(character_id)
-        change = await self._store.get_change(character_id, change_id)
+        change = await self._changes.get_change(character_id, change_id)
         if change.status is not ChangeStatus.PENDING:
             raise Conflict(f"change {change_id} was already {change.status.value}")
         return change
@@ -397,11 +399,11 @@ class IdentityService:
     ) -> IdentityVersion:
         """Make ``change`` the next version (creating version 0 from the file first)."""
         character_id = change.character_id
-        latest = await self._store.latest_version(character_id)
+        latest = await self._versions.latest_version(character_id)
         if latest is None:
             base = (await self._characters.load(character_id)).profile
             latest = IdentityVersion(character_id, 0, base, (), "the profile file", at)
-            await self._store.add_version(latest)
+            await self._versions.add_version(latest)
         reason = "applied automatically" if status is ChangeStatus.APPLIED else "approved"
         version = IdentityVersion(
             character_id=character_id,
@@ -415,8 +417,8 @@ class IdentityService:
         )
         decided = replace(change, status=status, decided_at=at, version=version.number)
         if record:
-            await self._store.add_version(version)
-            await self._store.add_change(decided)
+            await self._versions.add_version(version)
+            await self._changes.add_change(decided)
         else:
-            await self._store.add_version(version, decided=decided)
+            await self._versions.add_version(version, decided=decided)
         return version

@@ -32,10 +32,11 @@ from omoide.memory.queue import TurnQueue
 from omoide.metrics import Metrics
 from omoide.privacy.viewer_data import ViewerData
 from omoide.store.base import MemoryStore
-from omoide.stream.service import GrowthStore, StreamService
+from omoide.stream.service import StreamService
 from omoide.wiring.memory import MemoryParts, build_facts, build_memory
 from omoide.wiring.models import build_chat_model, build_embedder
 from omoide.wiring.storage import (
+    GrowthLogs,
     build_growth,
     build_key_store,
     build_service_state,
@@ -107,10 +108,10 @@ class Omoide:
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
-    growth: GrowthStore
-    """Identity versions and stream logs: ``data_dir/growth.sqlite3`` in the embedded
-    profile; the server store's PostgreSQL in the server profile (no local file), shared by
-    every instance."""
+    growth: GrowthLogs
+    """Identity versions and stream logs, each log on its own: ``data_dir/growth.sqlite3``
+    in the embedded profile; the server store's PostgreSQL in the server profile (no local
+    file), shared by every instance."""
     identity: IdentityService
     streams: StreamService
     """Live streams: ingestion, the background worker's steps, diary and identity."""
@@ -194,19 +195,19 @@ async def _memory(
 class _State:
     queue: TurnQueue
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
-    growth: GrowthStore
+    growth: GrowthLogs
     drainer: QueueDrainer
 
 
 def _state(
     settings: Settings, resources: Resources, memory: _Memory, clock: Clock, metrics: Metrics
 ) -> _State:
-    """The turn queue (and its drainer), character states and the growth store."""
+    """The turn queue (and its drainer), character states and the growth logs."""
     queue, states = build_service_state(settings, memory.store, clock)
     resources.add("turn queue", queue.close)
     resources.add("character states", states.close)
     growth = build_growth(settings, memory.store)
-    resources.add("growth store", growth.close)
+    resources.add("growth logs", growth.aclose)
     drainer = QueueDrainer(queue, memory.memory, metrics=metrics)
     resources.add("turn queue drain", drainer.drain_all)  # closed first: turns stored
     return _State(queue, states, growth, drainer)
@@ -244,7 +245,8 @@ def _assemble(
     metrics: Metrics,
 ) -> Omoide:
     identity = IdentityService(
-        store=state.growth.identity,
+        versions=state.growth.identity,
+        changes=state.growth.identity,
         characters=memory.characters,
         policy=IdentityPolicy(),
         clock=clock,
@@ -252,8 +254,9 @@ def _assemble(
     )
     streams = build_streams(
         StreamParts(
-            memory.store, models.embedder, memory.facts, identity, state.growth,
-            memory.characters, clock, metrics,
+            memory.store, models.embedder, memory.facts, identity, state.growth.stream,
+            state.growth.diary_jobs, state.growth.viewer_work, memory.characters, clock,
+            metrics,
         ),
         stream_config(settings),
         stream_model(settings, models.chat_model),
@@ -307,8 +310,8 @@ def _viewer_data(
         queue=state.queue,
         states=state.states,
         history=history,
-        log=state.growth,
+        log=state.growth.viewer_rows,
         identity=state.growth.identity,
-        files=local_files(memory.store, state.queue, state.states, state.growth),
+        files=local_files(memory.store, state.queue, state.states, state.growth.file),
         caches=[models.embedder],
     )

@@ -5,7 +5,7 @@ A character's identity history is a list of :class:`IdentityVersion` (version 0 
 profile file as it was when the first change was applied; every later version records
 the field-by-field changes that made it) and a list of :class:`PendingChange` (diffs a
 model proposed, waiting for a person, or already decided). The embedded implementation is
-:class:`omoide.store.sqlite.growth.SqliteGrowthStore`.
+:class:`omoide.store.sqlite.identity.IdentityTables`.
 """
 
 from __future__ import annotations

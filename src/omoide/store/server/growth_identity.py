@@ -1,8 +1,9 @@
 """Identity versions and pending changes, as tables in the server store's PostgreSQL.
 
-:class:`PostgresIdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
-half of :class:`~omoide.store.server.growth.PostgresGrowthStore`, as
-:class:`~omoide.store.sqlite.identity.IdentityTables` is of the embedded one. Profiles and
+:class:`PostgresIdentityTables` implements the identity seams
+(:mod:`omoide.character.identity_store`) beside the server's stream logs
+(:mod:`omoide.store.server.growth`), as :class:`~omoide.store.sqlite.identity.IdentityTables`
+does in the growth file. Profiles and
 diffs are stored as the same JSON text (``json`` keeps it as written) and read back with
 the same decoders, so a rollback restores a profile exactly.
 """
@@ -95,7 +96,7 @@ async def _decide(connection: Connection, change: PendingChange) -> None:
 
 
 class PostgresIdentityTables:
-    """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
+    """Implements the identity seams (:mod:`omoide.character.identity_store`) on ``database``."""
 
     def __init__(self, database: Database) -> None:
         self._database = database

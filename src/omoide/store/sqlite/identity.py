@@ -1,9 +1,9 @@
 """Identity versions and pending changes, as tables in the growth store's SQLite file.
 
-:class:`IdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
-half of :class:`~omoide.store.sqlite.growth.SqliteGrowthStore`, which holds one and
-delegates to it; both run their work on the same
-:class:`~omoide.store.sqlite.connection.Database`.
+:class:`IdentityTables` implements the identity seams
+(:mod:`omoide.character.identity_store`) on the growth file's
+:class:`~omoide.store.sqlite.connection.Database`, beside the stream logs
+(:mod:`omoide.store.sqlite.growth`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _change(row: dict[str, Any]) -> PendingChange:
 
 
 class IdentityTables:
-    """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
+    """Implements the identity seams (:mod:`omoide.character.identity_store`) on ``database``."""
 
     def __init__(self, database: Database) -> None:
         self._database = database
