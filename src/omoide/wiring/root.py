@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.embed.cache import CachedQueryEmbedder
-from omoide.errors import BackendError, OmoideError
+from omoide.errors import BackendError, ConfigError, OmoideError
 from omoide.keys import KeyStore
 from omoide.llm.base import ChatModel
 from omoide.memory.drain import QueueDrainer
@@ -221,7 +222,7 @@ async def build(
     chat_model: ChatModel | None = None,
 ) -> Omoide:
     """Build omoide from settings; explicit collaborators override what settings name."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    _make_data_dir(settings.data_dir)
     clock = clock or SystemClock()
     metrics = Metrics()
     resources = Resources()
@@ -233,6 +234,15 @@ async def build(
         omoide = _assemble(settings, resources, models, memory, state, clock, metrics)
         stack.pop_all()
     return omoide
+
+
+def _make_data_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"the data directory {path} (OMOIDE_DATA_DIR) cannot be made: {exc.strerror or exc}"
+        ) from exc
 
 
 def _assemble(
