@@ -15,7 +15,8 @@ import anyio
 import psycopg
 import pytest
 
-from omoide.character.identity import IdentityPolicy, IdentityService, OutcomeStatus
+from omoide.character.identity import IdentityService, OutcomeStatus
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.errors import Conflict

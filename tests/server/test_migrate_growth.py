@@ -14,7 +14,8 @@ import anyio
 import apsw
 import pytest
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.config import Settings

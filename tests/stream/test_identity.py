@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omoide.character.identity import (
+from omoide.character.identity import IdentityService, OutcomeStatus
+from omoide.character.identity_policy import (
     IdentityPolicy,
-    IdentityService,
-    OutcomeStatus,
     changed_characters,
     check_diff,
     list_edits,

@@ -8,7 +8,8 @@ from datetime import timedelta
 import anyio
 import pytest
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict, NotFound

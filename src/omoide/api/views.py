@@ -18,7 +18,6 @@ from omoide.domain import (
     Episode,
     Fact,
     FactCategory,
-    MetadataValue,
     ScopeExport,
     ScoringMethod,
     Tombstone,
@@ -29,6 +28,7 @@ from omoide.memory.emotions import EmotionSummary
 from omoide.memory.ranking import Ranked, ScoreComponents
 from omoide.memory.recall import Recollection
 from omoide.memory.turns import StoredTurn
+from omoide.metadata import MetadataValue
 
 
 class LibraryView(BaseModel):

@@ -15,7 +15,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.chat.conversation import Conversation
 from omoide.chat.history import SessionHistory
