@@ -79,6 +79,12 @@ class StreamStatus:
     last_comment_at: datetime | None
     ended_at: datetime | None
 
+    def threshold_windows(self, diary_every: int) -> list[int]:
+        """Where each diary window not yet queued starts (after comment number ``n``): one
+        for every ``diary_every`` comments past :attr:`diary_through`."""
+        waiting = (self.comment_count - self.diary_through) // diary_every
+        return [self.diary_through + n * diary_every for n in range(waiting)]
+
 
 class DiaryReason(enum.StrEnum):
     """Why a diary entry was written: a comment threshold was crossed, or the stream ended."""

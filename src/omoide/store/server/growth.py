@@ -112,12 +112,11 @@ class PostgresStreamLog:
         async with self._database.transaction() as connection:
             await _log_comments(connection, key, comments, arrived)
             status = await _stream(connection, key, lock=False)
-            jobs = []
-            through = status.diary_through
-            while status.comment_count - through >= diary_every:
-                reason = DiaryReason.THRESHOLD
-                jobs.append(await _add_job(connection, key, reason, through, diary_every, arrived))
-                through += diary_every
+            reason = DiaryReason.THRESHOLD
+            jobs = [
+                await _add_job(connection, key, reason, through, diary_every, arrived)
+                for through in status.threshold_windows(diary_every)
+            ]
             return Appended(await _stream(connection, key, lock=False), tuple(jobs))
 
     async def status(self, character_id: str, stream_id: str) -> StreamStatus:

@@ -148,11 +148,10 @@ class SqliteStreamLog:
         last = max(times, default=None)
         c.execute(UPDATE_COUNTS, (len(comments), last, last, bool(comments), *key))
         status = self._stream(c, key)
-        jobs = []
-        through = status.diary_through
-        while status.comment_count - through >= diary_every:
-            jobs.append(self._add_job(c, key, DiaryReason.THRESHOLD, through, diary_every, at))
-            through += diary_every
+        jobs = [
+            self._add_job(c, key, DiaryReason.THRESHOLD, through, diary_every, at)
+            for through in status.threshold_windows(diary_every)
+        ]
         return Appended(self._stream(c, key), tuple(jobs))
 
     @staticmethod
