@@ -40,7 +40,7 @@ START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 @dataclass
 class Parts:
     """What a stream service is built from, per test: the session's store, embedder, fact
-    keeper and characters; this test's clock, metrics, model and growth store file."""
+    keeper and characters; this test's clock, metrics, model and growth file."""
 
     settings: Settings
     clock: FixedClock

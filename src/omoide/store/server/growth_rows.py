@@ -1,7 +1,7 @@
-"""Reading the growth store's PostgreSQL rows as dictionaries and its values as records.
+"""Reading the growth logs' PostgreSQL rows as dictionaries and their values as records.
 
 Times are ``timestamptz`` and come back in UTC whatever the session's time zone; lists are
-``text[]``. The decoders here are the growth store's own (the memory store's column
+``text[]``. The decoders here are the growth logs' own (the memory store's column
 encodings are :mod:`omoide.store.server.codec`).
 """
 

@@ -1,4 +1,4 @@
-"""The growth store's PostgreSQL tables: their migration and the statements that use them.
+"""The growth logs' PostgreSQL tables: their migration and the statements that use them.
 
 Only text lives here; :mod:`omoide.store.server.growth` and its sibling logs run it.
 The tables are those of the embedded file (:mod:`omoide.store.sqlite.stream_sql`,

@@ -1,4 +1,4 @@
-"""Identity versions and pending changes, as tables in the growth store's SQLite file.
+"""Identity versions and pending changes, as tables in the growth file (``growth.sqlite3``).
 
 :class:`IdentityTables` implements the identity seams
 (:mod:`omoide.character.identity_store`) on the growth file's
