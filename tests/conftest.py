@@ -1,7 +1,8 @@
 """What every test shares: the anyio backend, and an environment without ``OMOIDE_*``.
 
 Tests ignore the developer's environment: every ``OMOIDE_*`` variable is removed for the
-whole session (module and session fixtures build Settings too) and again around each test,
+whole run, from before collection (modules that build Settings when imported, module and
+session fixtures) to the end, and again around each test,
 except ``OMOIDE_TEST_*`` (the test suite's own: server URLs, the browser requirement, the
 local servers' cache, ...). A test that needs a variable sets it itself (``monkeypatch``).
 """
@@ -9,7 +10,6 @@ local servers' cache, ...). A test that needs a variable sets it itself (``monke
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 
@@ -27,11 +27,20 @@ def _clear_omoide_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _no_omoide_environment_in_the_session() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        _clear_omoide_environment(monkeypatch)
-        yield
+_RUN_ENVIRONMENT = pytest.StashKey[pytest.MonkeyPatch]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before collection: a test module may build Settings when it is imported."""
+    monkeypatch = pytest.MonkeyPatch()
+    _clear_omoide_environment(monkeypatch)
+    config.stash[_RUN_ENVIRONMENT] = monkeypatch
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    monkeypatch = config.stash.get(_RUN_ENVIRONMENT, None)
+    if monkeypatch is not None:
+        monkeypatch.undo()
 
 
 @pytest.fixture(autouse=True)

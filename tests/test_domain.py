@@ -5,8 +5,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.domain import Episode, Scope, as_utc, check_metadata, check_unit_interval
+from omoide.domain import Episode, Scope, as_utc, check_unit_interval
 from omoide.errors import InvalidInput
+from omoide.metadata import check_metadata
 
 KST = timezone(timedelta(hours=9))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -84,10 +85,18 @@ async def test_a_build_that_fails_after_the_store_opened_closes_what_it_opened(
     settings = Settings(data_dir=tmp_path, embedder="hashing")
     settings.queue_path.mkdir(parents=True)  # the turn queue cannot open its file
     model = ClosedModel()
-    with pytest.raises(Exception, match="unable to open database file"):  # the build's error
+    with pytest.raises(BackendError, match=re.escape(str(settings.queue_path))):  # the build's
         await build(settings, embedder=HashingEmbedder(256), chat_model=model)
     assert model.closed, "the chat model (opened before the store) was closed again"
     assert settings.database_path.exists(), "the store had been opened"
+
+
+async def test_a_data_dir_that_is_a_file_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    data_dir.write_text("not a directory", encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(str(data_dir))) as caught:
+        await build(Settings(data_dir=data_dir, llm="none"), embedder=HashingEmbedder(256))
+    assert isinstance(caught.value.__cause__, OSError)
 
 
 async def test_closing_closes_everything_and_raises_one_error_naming_each_failure() -> None:

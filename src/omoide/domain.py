@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from omoide.errors import InvalidInput
-from omoide.text_rules import MAX_ID_LENGTH, check_text, text_problem
+from omoide.metadata import Metadata, MetadataValue, check_metadata
+from omoide.text_rules import MAX_ID_LENGTH, check_text
 
 MAX_MESSAGE_CHARS = 100_000
 """A user or bot message may be this long (a pasted text is real input)."""
@@ -30,12 +31,6 @@ Vector = NDArray[np.float32]
 """One embedding: a 1-d float32 array."""
 Matrix = NDArray[np.float32]
 """Several embeddings, one per row."""
-
-MetadataValue = str | int | float | bool | None
-MAX_METADATA_KEYS = 64
-MAX_METADATA_CHARS = 16_384
-"""Keys and string values of one turn's metadata together: labels and ids, not documents."""
-Metadata = Mapping[str, MetadataValue]
 
 
 def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
@@ -80,31 +75,6 @@ def check_unit_interval(value: float, *, name: str) -> float:
     if math.isnan(value) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"{name} must be in [0, 1] (got {value})")
     return float(value)
-
-
-def check_metadata(metadata: Mapping[str, object]) -> dict[str, MetadataValue]:
-    """Metadata is a flat JSON object: string keys, scalar values."""
-    if len(metadata) > MAX_METADATA_KEYS:
-        raise InvalidInput(f"metadata has more than {MAX_METADATA_KEYS} keys")
-    flat: dict[str, MetadataValue] = {}
-    size = 0
-    for key, value in metadata.items():
-        if not isinstance(key, str) or not key:
-            raise InvalidInput("metadata keys must be non-empty strings")
-        problem = text_problem(key, one_line=True) or (
-            text_problem(value) if isinstance(value, str) else None
-        )
-        if problem is not None:
-            raise InvalidInput(f"metadata {key[:40]!r}: text {problem}")
-        size += len(key) + (len(value) if isinstance(value, str) else 0)
-        if size > MAX_METADATA_CHARS:
-            raise InvalidInput(f"metadata holds more than {MAX_METADATA_CHARS:,} characters")
-        if value is not None and not isinstance(value, str | int | float | bool):
-            raise InvalidInput(f"metadata value for {key!r} must be a string, number, bool or null")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise InvalidInput(f"metadata value for {key!r} must be finite")
-        flat[key] = value
-    return flat
 
 
 @dataclass(frozen=True, slots=True, order=True)

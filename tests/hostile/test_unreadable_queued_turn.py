@@ -13,7 +13,8 @@ import psycopg
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.domain import MAX_METADATA_KEYS, Scope, TurnInput
+from omoide.domain import Scope, TurnInput
+from omoide.metadata import MAX_METADATA_KEYS
 from omoide.store.queued_turns import turn_to_json
 from omoide.store.sqlite.turn_queue import SqliteTurnQueue
 from omoide.wiring import Omoide, build

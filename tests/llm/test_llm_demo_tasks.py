@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from omoide.character import CharacterProfile
-from omoide.character.identity import IdentityPolicy, check_diff
+from omoide.character.identity_policy import IdentityPolicy, check_diff
 from omoide.character.library import CharacterLibrary, builtin_characters_dir
 from omoide.llm import ChatOptions, ScriptedChatModel, demo_tasks
 from omoide.llm.base import ChatMessage

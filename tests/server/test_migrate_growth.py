@@ -14,7 +14,8 @@ import anyio
 import apsw
 import pytest
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -22,16 +23,15 @@ from omoide.domain import Episode, Scope, ScoringMethod
 from omoide.embed.hashing import HashingEmbedder
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, TurnWrite
+from omoide.store.claims import Claimant
 from omoide.store.records.identity import ChangeStatus
 from omoide.store.records.stream import CommentEntry, LoggedComment, diary_episode_id
 from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.server.database import Database
-from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.sqlite_source import open_sqlite_source
-from omoide.store.sqlite.growth import SqliteGrowthStore
-from omoide.stream.service import GrowthStore
 from omoide.wiring import build
-from omoide.wiring.storage import MemoryBackend
+from omoide.wiring.server import server_growth
+from omoide.wiring.storage import GrowthLogs, MemoryBackend, sqlite_growth
 from tests.server.servers import LocalServers
 from tests.server.test_migrate import run_command
 from tests.store.backends import ServerBackend, namespace_pool, server_config
@@ -47,9 +47,10 @@ VIEWERS = ("minjun", "sora")
 JOB_COLUMNS = "stream_id, number, reason, from_seq, to_seq, episode_id"
 
 
-def identity(store: GrowthStore) -> IdentityService:
+def identity(store: GrowthLogs) -> IdentityService:
     return IdentityService(
-        store=store.identity,
+        versions=store.identity,
+        changes=store.identity,
         characters=CharacterLibrary([]),
         policy=IdentityPolicy(),
         clock=FixedClock(START),
@@ -109,13 +110,13 @@ async def embedded_data_dir(data_dir: Path) -> DataDir:
 async def _half_written_job(path: Path, store: MemoryBackend) -> str:
     """Two more pending jobs; the first one's entry is in the memory store already (the
     process died between writing it and noting it)."""
-    growth = SqliteGrowthStore(path)
+    growth = sqlite_growth(path)
     try:
         quiet = [
             CommentEntry("mei", "mei", f"quiet {n}", START, "twitch", None, True, False, 0.3)
             for n in range(8)
         ]
-        appended = await growth.append(HARU, "s2", quiet, diary_every=4, at=START)
+        appended = await growth.stream.append(HARU, "s2", quiet, diary_every=4, at=START)
         episode = Episode(
             id=diary_episode_id(appended.diary_jobs[0]),
             scope=Scope(HARU),
@@ -129,7 +130,7 @@ async def _half_written_job(path: Path, store: MemoryBackend) -> str:
         await store.write_turns(HARU, [TurnWrite(Scope(HARU), episode, None, None)])
         return episode.id
     finally:
-        await growth.close()
+        await growth.aclose()
 
 
 def source_jobs(path: Path) -> list[tuple[object, ...]]:
@@ -150,26 +151,26 @@ def without_log_ids(logged: Sequence[LoggedComment]) -> list[LoggedComment]:
     return [replace(comment, log_id=0) for comment in logged]
 
 
-async def same_stream_records(source: GrowthStore, target: GrowthStore) -> None:
+async def same_stream_records(source: GrowthLogs, target: GrowthLogs) -> None:
     """Streams, windows, summaries and waiting work read the same from both stores."""
     for stream in (STREAM, "s2"):
-        assert await target.status(HARU, stream) == await source.status(HARU, stream)
+        assert await target.stream.status(HARU, stream) == await source.stream.status(HARU, stream)
     for viewer in (*VIEWERS, "mei"):
-        summary = await source.viewer_summary(HARU, viewer)
-        assert await target.viewer_summary(HARU, viewer) == summary
-        mine = await source.claim_viewer_batch(HARU, viewer, limit=100)
-        theirs = await target.claim_viewer_batch(HARU, viewer, limit=100)
+        summary = await source.viewer_work.viewer_summary(HARU, viewer)
+        assert await target.viewer_work.viewer_summary(HARU, viewer) == summary
+        mine = await source.viewer_work.claim_viewer_batch(HARU, viewer, limit=100)
+        theirs = await target.viewer_work.claim_viewer_batch(HARU, viewer, limit=100)
         assert mine is not None and theirs is not None, viewer
         assert replace(theirs, comments=()) == replace(mine, comments=())
         assert without_log_ids(theirs.comments) == without_log_ids(mine.comments)
-    pending = await source.claim_diary_jobs(character_id=HARU, stream_id="s2", limit=10)
-    left = await target.claim_diary_jobs(character_id=HARU, stream_id="s2", limit=10)
+    pending = await source.diary_jobs.claim_diary_jobs(character_id=HARU, stream_id="s2", limit=10)
+    left = await target.diary_jobs.claim_diary_jobs(character_id=HARU, stream_id="s2", limit=10)
     assert [job.number for job in pending] == [1, 2]
     assert [job.number for job in left] == [2], "the job whose entry is written is done"
     waiting = pending[-1]
     for job in (waiting, replace(waiting, stream_id=STREAM, from_seq=1, to_seq=4)):
-        mine_window = await source.diary_window(job, sample=50, facts=50, top=5)
-        their_window = await target.diary_window(job, sample=50, facts=50, top=5)
+        mine_window = await source.diary_jobs.diary_window(job, sample=50, facts=50, top=5)
+        their_window = await target.diary_jobs.diary_window(job, sample=50, facts=50, top=5)
         assert their_window.stats == mine_window.stats and mine_window.stats.comments == 4
         assert their_window.learned == mine_window.learned
         assert without_log_ids(their_window.sample) == without_log_ids(mine_window.sample)
@@ -184,8 +185,8 @@ async def server_in_use(config: ServerConfig, embedding: EmbeddingInfo) -> None:
             CommentEntry("kai", "kai", f"hi {n}", START, "twitch", None, True, False, 0.3)
             for n in range(20)
         ]
-        growth = PostgresGrowthStore(store.engines.database)
-        await growth.append("aoi", "a1", said, diary_every=4, at=START)
+        growth = server_growth(store.engines.database)
+        await growth.stream.append("aoi", "a1", said, diary_every=4, at=START)
     finally:
         await store.close()
 
@@ -217,9 +218,9 @@ async def test_migrate_copies_identity_and_stream_logs_so_rollback_works_after(
     repeated = json.loads(again.output)["growth"]
     assert set(repeated["copied"].values()) == {0} and repeated["kept"] == [HARU]
 
-    source = SqliteGrowthStore(data_dir / "growth.sqlite3", clock=FixedClock(START))
+    source = sqlite_growth(data_dir / "growth.sqlite3", claimant=Claimant(clock=FixedClock(START)))
     store = await open_server_store(config, embedding=made.embedding)
-    target = PostgresGrowthStore(store.engines.database, clock=FixedClock(START))
+    target = server_growth(store.engines.database, claimant=Claimant(clock=FixedClock(START)))
     try:
         versions = await source.identity.list_versions(HARU)
         assert await target.identity.list_versions(HARU) == versions
@@ -238,7 +239,7 @@ async def test_migrate_copies_identity_and_stream_logs_so_rollback_works_after(
         approved = await service.approve(HARU, made.pending_change, at=START + timedelta(hours=1))
         rolled = await service.rollback(HARU, 0, at=START + timedelta(hours=2))
     finally:
-        await source.close()
+        await source.aclose()
         await store.close()
     assert approved.number == 2
     assert approved.profile.likes == (*versions[0].profile.likes, "ramen", "games")
@@ -253,7 +254,7 @@ async def test_migrate_leaves_a_history_the_server_already_has_and_says_so(
     store = await open_server_store(config, embedding=made.embedding)
     try:
         own = CommentEntry("aoi", "aoi", "hello", START, "twitch", None, True, False, 0.3)
-        await PostgresGrowthStore(store.engines.database).append(
+        await server_growth(store.engines.database).stream.append(
             HARU, "server-stream", [own], diary_every=10, at=START
         )
     finally:

@@ -16,7 +16,7 @@ from omoide.errors import ConfigError
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.store.base import EmbeddingInfo, EpisodeFilter
 from omoide.store.server import ServerMemoryStore
-from omoide.store.server.growth import PostgresGrowthStore
+from omoide.store.server.growth import PostgresStreamLog
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
 from omoide.wiring import build
@@ -107,7 +107,7 @@ async def test_the_server_profile_evolves_identities_in_postgresql_and_writes_no
         await service.ingest("haru", "s1", comments(["비 오는 날 좋아!", "rain is cozy"]))
         end = await service.end_stream("haru", "s1")
         (proposed,) = end.identity
-        logged = await second.growth.status("haru", "s1")
+        logged = await second.growth.stream.status("haru", "s1")
         approved = await second.identity.approve("haru", proposed.change_id or "")
         evolved = await first.identity.current_profile("haru")
         rolled_back = await first.identity.rollback("haru", 0)
@@ -116,7 +116,7 @@ async def test_the_server_profile_evolves_identities_in_postgresql_and_writes_no
         await first.aclose()
         await second.aclose()
 
-    assert isinstance(first.growth, PostgresGrowthStore)
+    assert isinstance(first.growth.stream, PostgresStreamLog) and first.growth.file is None
     assert proposed.status is OutcomeStatus.PENDING
     assert (logged.comment_count, logged.ended_at is not None) == (2, True)
     assert approved.number == 1 and evolved.likes[-1] == "rainy-day streams"

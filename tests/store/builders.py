@@ -13,12 +13,12 @@ from omoide.domain import (
     Episode,
     Fact,
     FactCategory,
-    MetadataValue,
     Scope,
     Tombstone,
     TrustState,
     Vector,
 )
+from omoide.metadata import MetadataValue
 from omoide.store.base import (
     EmbeddingInfo,
     FactSupersession,

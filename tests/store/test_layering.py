@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "domain",
         (
             "omoide.domain",
+            "omoide.metadata",
             "omoide.errors",
             "omoide.clock",
             "omoide.config",
@@ -54,6 +55,7 @@ any module not listed count as shells: nothing may import them."""
 STORE_MAY_IMPORT = (
     "omoide.store",
     "omoide.domain",
+    "omoide.metadata",
     "omoide.errors",
     "omoide.clock",
     "omoide.text_rules",

@@ -1,6 +1,6 @@
 """One memory store, embedder and character library for the whole stream test session
 (building them takes about a second), and per test: a fresh character (a copy of Haru
-under a new id), clock, metrics, scripted model and growth store (``growth``: one per
+under a new id), clock, metrics, scripted model and growth logs (``growth``: one per
 backend, SQLite and PostgreSQL, so the same tests check both)."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from omoide.config import Settings
 from omoide.embed.hashing import HashingEmbedder
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.metrics import Metrics
-from omoide.stream.service import GrowthStore
 from omoide.wiring import Omoide, build
+from omoide.wiring.storage import GrowthLogs
 from tests.stream.growth_backends import GROWTH_BACKENDS, open_growth
 from tests.stream.harness import START, Parts, StreamScript
 
@@ -90,10 +90,10 @@ async def omoide(
         yield parts
     finally:
         for growth in parts.opened:
-            await growth.close()
+            await growth.aclose()
 
 
 @pytest.fixture(params=GROWTH_BACKENDS)
-async def growth(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GrowthStore]:
-    async with open_growth(request.param, request, tmp_path) as store:
-        yield store
+async def growth(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[GrowthLogs]:
+    async with open_growth(request.param, request, tmp_path) as logs:
+        yield logs

@@ -16,10 +16,9 @@ import pytest
 
 from omoide.store.base import EmbeddingInfo
 from omoide.store.server.database import Database, open_database
-from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.schema import apply_migrations
-from omoide.store.sqlite.growth import SqliteGrowthStore
-from omoide.stream.service import GrowthStore
+from omoide.wiring.server import server_growth
+from omoide.wiring.storage import GrowthLogs, sqlite_growth
 from tests.server.servers import LocalServers, session_servers
 from tests.store.backends import ServerBackend, namespace_pool, with_search_path
 from tests.store.builders import EMBEDDING
@@ -61,16 +60,17 @@ async def open_growth_database(servers: LocalServers, namespace: str) -> AsyncIt
 @asynccontextmanager
 async def open_growth(
     backend: str, request: pytest.FixtureRequest, directory: Path
-) -> AsyncIterator[GrowthStore]:
+) -> AsyncIterator[GrowthLogs]:
+    """The growth logs of ``backend``, each built on its own as the composition root does."""
     if backend == "sqlite":
-        store = SqliteGrowthStore(directory / "growth.sqlite3")
+        logs = sqlite_growth(directory / "growth.sqlite3")
         try:
-            yield store
+            yield logs
         finally:
-            await store.close()
+            await logs.aclose()
         return
     async with (
         server_namespace(request, directory) as (servers, namespace),
         open_growth_database(servers, namespace) as database,
     ):
-        yield PostgresGrowthStore(database)
+        yield server_growth(database)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.config import Settings
@@ -23,7 +24,6 @@ from omoide.llm.base import ChatMessage, ChatModel
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
-from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
 from omoide.stream.events import StreamEvent
@@ -31,7 +31,7 @@ from omoide.stream.evolution import IDENTITY_TASK
 from omoide.stream.service import StreamService
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 from omoide.wiring import StreamParts, build_streams
-from omoide.wiring.storage import MemoryBackend
+from omoide.wiring.storage import GrowthLogs, MemoryBackend, sqlite_growth
 
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 
@@ -39,7 +39,7 @@ START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 @dataclass
 class Parts:
     """What a stream service is built from, per test: the session's store, embedder, fact
-    keeper and characters; this test's clock, metrics, model and growth store file."""
+    keeper and characters; this test's clock, metrics, model and growth file."""
 
     settings: Settings
     clock: FixedClock
@@ -51,26 +51,27 @@ class Parts:
     memory: MemoryManager
     facts: FactKeeper
     growth_path: Path
-    opened: list[SqliteGrowthStore] = field(default_factory=list)
-    """Growth stores the test's services opened (closed when the test ends)."""
+    opened: list[GrowthLogs] = field(default_factory=list)
+    """Growth logs the test's services opened (closed when the test ends)."""
 
 
 async def open_service(
     parts: Parts, *, use_llm: bool = True, config: StreamConfig | None = None
 ) -> StreamService:
     """A stream service of this test, built by the composition root's stream builder."""
-    growth = SqliteGrowthStore(parts.growth_path)
+    growth = sqlite_growth(parts.growth_path)
     parts.opened.append(growth)
     identity = IdentityService(
-        store=growth.identity,
+        versions=growth.identity,
+        changes=growth.identity,
         characters=parts.characters,
         policy=IdentityPolicy(),
         clock=parts.clock,
         metrics=parts.metrics,
     )
     shared = StreamParts(
-        parts.store, parts.embedder, parts.facts, identity, growth, parts.characters,
-        parts.clock, parts.metrics,
+        parts.store, parts.embedder, parts.facts, identity, growth.stream, growth.diary_jobs,
+        growth.viewer_work, parts.characters, parts.clock, parts.metrics,
     )  # fmt: skip
     return build_streams(shared, config or StreamConfig(), parts.chat_model if use_llm else None)
 

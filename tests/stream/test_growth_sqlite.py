@@ -1,4 +1,4 @@
-"""The SQLite growth store's own file: it survives reopening and records its migrations.
+"""The SQLite growth logs' own file: it survives reopening and records its migrations.
 
 What both backends share is tested in tests/stream/test_growth_store.py."""
 
@@ -13,9 +13,11 @@ import pytest
 from omoide.character.library import CharacterLibrary
 from omoide.clock import FixedClock
 from omoide.errors import Conflict
+from omoide.store.claims import Claimant
 from omoide.store.records.identity import IdentityVersion
 from omoide.store.records.stream import CommentEntry
-from omoide.store.sqlite.growth import MIGRATIONS, SqliteGrowthStore
+from omoide.store.sqlite.growth import MIGRATIONS
+from omoide.wiring.storage import sqlite_growth
 from tests.stream.harness import START
 
 
@@ -23,16 +25,16 @@ from tests.stream.harness import START
 async def test_versions_are_unique_and_survive_reopening(tmp_path: Path) -> None:
     profile = (await CharacterLibrary([]).load("haru")).profile
     path = tmp_path / "growth.sqlite3"
-    store = SqliteGrowthStore(path)
+    store = sqlite_growth(path)
     version = IdentityVersion("haru", 0, profile, (), "the profile file", START)
     await store.identity.add_version(version)
     with pytest.raises(Conflict):
         await store.identity.add_version(version)
-    await store.close()
-    reopened = SqliteGrowthStore(path)
+    await store.aclose()
+    reopened = sqlite_growth(path)
     assert await reopened.identity.latest_version("haru") == version
     assert await reopened.identity.list_versions("other") == []
-    await reopened.close()
+    await reopened.aclose()
     connection = apsw.Connection(str(path))
     recorded = connection.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()
     connection.close()
@@ -53,14 +55,16 @@ async def test_a_file_counted_with_user_version_is_adopted_without_rerunning(
             migration.apply(connection)
     connection.execute("PRAGMA user_version = 2")
     connection.close()
-    store = SqliteGrowthStore(path)
+    store = sqlite_growth(path)
     try:
         said = CommentEntry("v", "V", "hi", START, "twitch", None, True, True, 0.5)
-        await store.append("c", "s1", [said], diary_every=1, at=START)
-        assert (await store.status("c", "s1")).comment_count == 1
-        assert await store.claim_viewer_batch("c", "v", limit=5) is not None  # claims: v3
+        await store.stream.append("c", "s1", [said], diary_every=1, at=START)
+        assert (await store.stream.status("c", "s1")).comment_count == 1
+        assert (
+            await store.viewer_work.claim_viewer_batch("c", "v", limit=5) is not None
+        )  # claims: v3
     finally:
-        await store.close()
+        await store.aclose()
     connection = apsw.Connection(str(path))
     recorded = connection.execute("SELECT version FROM schema_migrations ORDER BY 1").fetchall()
     connection.close()
@@ -73,21 +77,22 @@ async def test_two_stores_on_one_file_claim_work_as_two_instances_would(tmp_path
     store objects on one file stand in for two processes."""
     clock = FixedClock(START)
     path = tmp_path / "growth.sqlite3"
-    one = SqliteGrowthStore(path, clock=FixedClock(START), claim_seconds=60)
-    two = SqliteGrowthStore(path, clock=clock, claim_seconds=60)
+    one = sqlite_growth(path, claimant=Claimant(clock=FixedClock(START), claim_seconds=60))
+    two = sqlite_growth(path, claimant=Claimant(clock=clock, claim_seconds=60))
+    jobs = two.diary_jobs
     try:
         said = CommentEntry("v", "V", "hi", START, "twitch", None, True, True, 0.5)
-        await one.append("c", "s1", [said], diary_every=1, at=START)
-        (job,) = await one.claim_diary_jobs(character_id=None, stream_id=None, limit=5)
-        batch = await one.claim_viewer_batch("c", "v", limit=5)
+        await one.stream.append("c", "s1", [said], diary_every=1, at=START)
+        (job,) = await one.diary_jobs.claim_diary_jobs(character_id=None, stream_id=None, limit=5)
+        batch = await one.viewer_work.claim_viewer_batch("c", "v", limit=5)
         assert batch is not None
-        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
-        assert await two.claim_viewer_batch("c", "v", limit=5) is None
+        assert await jobs.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
+        assert await two.viewer_work.claim_viewer_batch("c", "v", limit=5) is None
         clock.set(START + timedelta(seconds=59))
-        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
+        assert await jobs.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == []
         clock.set(START + timedelta(seconds=60))
-        assert await two.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == [job]
-        assert await two.claim_viewer_batch("c", "v", limit=5) == batch
+        assert await jobs.claim_diary_jobs(character_id=None, stream_id=None, limit=5) == [job]
+        assert await two.viewer_work.claim_viewer_batch("c", "v", limit=5) == batch
     finally:
-        await one.close()
-        await two.close()
+        await one.aclose()
+        await two.aclose()

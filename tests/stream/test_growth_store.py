@@ -1,4 +1,4 @@
-"""The growth store on both backends (SQLite file, PostgreSQL) from the same tests:
+"""The growth logs on both backends (SQLite file, PostgreSQL) from the same tests:
 numbering, counters, queues, versions, and the Protocol's exact signatures. Several
 PostgreSQL instances writing at once: tests/server/test_growth_server.py."""
 
@@ -11,9 +11,10 @@ from datetime import UTC, timedelta, timezone
 
 import pytest
 
-from omoide.character.identity_store import IdentityStore
+from omoide.character.identity_store import ChangeStore, IdentityVersionStore
 from omoide.character.library import CharacterLibrary
 from omoide.errors import Conflict, NotFound
+from omoide.privacy.viewer_data import IdentityTexts, ViewerLog
 from omoide.store.records.identity import (
     ChangeStatus,
     FieldChange,
@@ -28,11 +29,18 @@ from omoide.store.records.stream import (
     LearnedFact,
     ViewerSummaryRecord,
 )
-from omoide.store.server.growth import PostgresGrowthStore
+from omoide.store.server.diary_jobs import PostgresDiaryJobs
+from omoide.store.server.growth import PostgresStreamLog
 from omoide.store.server.growth_identity import PostgresIdentityTables
-from omoide.store.sqlite.growth import SqliteGrowthStore
+from omoide.store.server.growth_viewers import PostgresViewerRows
+from omoide.store.server.viewer_work import PostgresViewerWork
+from omoide.store.sqlite.diary_jobs import SqliteDiaryJobs
+from omoide.store.sqlite.growth import SqliteStreamLog
+from omoide.store.sqlite.growth_viewers import SqliteViewerRows
 from omoide.store.sqlite.identity import IdentityTables
-from omoide.stream.service import GrowthStore
+from omoide.store.sqlite.viewer_work import SqliteViewerWork
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
+from omoide.wiring.storage import GrowthLogs
 from tests.stream.harness import START
 
 
@@ -57,13 +65,13 @@ def entry(viewer: str, text: str, *, signal: bool = True, seconds: int = 0) -> C
 
 @pytest.mark.anyio
 async def test_comments_are_numbered_per_stream_and_jobs_queued_per_threshold(
-    growth: GrowthStore,
+    growth: GrowthLogs,
 ) -> None:
-    first = await growth.append(
+    first = await growth.stream.append(
         "c", "s1", [entry("a", "x"), entry("b", "y")], diary_every=3, at=START
     )
     assert (first.status.comment_count, first.diary_jobs) == (2, ())
-    second = await growth.append(
+    second = await growth.stream.append(
         "c", "s1", [entry("a", str(n), seconds=n) for n in range(5)], diary_every=3, at=START
     )
     assert second.status.comment_count == 7
@@ -71,84 +79,96 @@ async def test_comments_are_numbered_per_stream_and_jobs_queued_per_threshold(
         (1, 1, 3),
         (2, 4, 6),
     ]
-    other = await growth.append("c", "s2", [entry("a", "z")], diary_every=3, at=START)
+    other = await growth.stream.append("c", "s2", [entry("a", "z")], diary_every=3, at=START)
     assert other.status.comment_count == 1, "another stream counts on its own"
-    window = await growth.diary_window(second.diary_jobs[1], sample=10, facts=10, top=5)
+    window = await growth.diary_jobs.diary_window(second.diary_jobs[1], sample=10, facts=10, top=5)
     assert [comment.seq for comment in window.sample] == [4, 5, 6]
     assert window.stats.comments == 3 and window.stats.top_viewers == (("A", 3),)
     assert window.stats.topics == (("games", 3),)
     assert [fact.text for fact in window.learned] == ["likes 1", "likes 2", "likes 3"]
-    end = await growth.end("c", "s1", at=START)
+    end = await growth.stream.end("c", "s1", at=START)
     assert (end.reason, end.from_seq, end.to_seq, end.number) == (DiaryReason.END, 7, 7, 3)
-    pending = await growth.claim_diary_jobs(character_id="c", stream_id="s1", limit=10)
+    pending = await growth.diary_jobs.claim_diary_jobs(character_id="c", stream_id="s1", limit=10)
     assert [job.number for job in pending] == [1, 2, 3]
-    await growth.finish_diary_job(pending[0], episode_id="e1")
-    assert len(await growth.claim_diary_jobs(character_id=None, stream_id=None, limit=10)) == 2
+    await growth.diary_jobs.finish_diary_job(pending[0], episode_id="e1")
+    assert (
+        len(await growth.diary_jobs.claim_diary_jobs(character_id=None, stream_id=None, limit=10))
+        == 2
+    )
     with pytest.raises(Conflict):
-        await growth.end("c", "s1", at=START)
+        await growth.stream.end("c", "s1", at=START)
     with pytest.raises(NotFound):
-        await growth.end("c", "nope", at=START)
+        await growth.stream.end("c", "nope", at=START)
 
 
 @pytest.mark.anyio
-async def test_viewer_work_waits_for_size_or_idle_time(growth: GrowthStore) -> None:
+async def test_viewer_work_waits_for_size_or_idle_time(growth: GrowthLogs) -> None:
+    work_log = growth.viewer_work
     later = START + timedelta(minutes=10)
     batch = [entry("a", str(n)) for n in range(3)] + [entry("a", "ww", signal=False)]
-    await growth.append("c", "s1", batch, diary_every=100, at=START)
-    await growth.append("c", "s1", [entry("b", "hi")], diary_every=100, at=later)
-    assert await growth.due_viewers(batch_size=3, idle_before=START, limit=10) == [("c", "a")]
-    assert await growth.due_viewers(batch_size=5, idle_before=START, limit=10) == [("c", "a")]
-    assert await growth.due_viewers(batch_size=5, idle_before=START - timedelta(1), limit=10) == []
-    assert len(await growth.due_viewers(batch_size=5, idle_before=None, limit=10)) == 2
-    work = await growth.claim_viewer_batch("c", "a", limit=2)
+    await growth.stream.append("c", "s1", batch, diary_every=100, at=START)
+    await growth.stream.append("c", "s1", [entry("b", "hi")], diary_every=100, at=later)
+    assert await work_log.due_viewers(batch_size=3, idle_before=START, limit=10) == [("c", "a")]
+    assert await work_log.due_viewers(batch_size=5, idle_before=START, limit=10) == [("c", "a")]
+    assert (
+        await work_log.due_viewers(batch_size=5, idle_before=START - timedelta(1), limit=10) == []
+    )
+    assert len(await work_log.due_viewers(batch_size=5, idle_before=None, limit=10)) == 2
+    work = await work_log.claim_viewer_batch("c", "a", limit=2)
     assert work is not None and [c.entry.text for c in work.comments] == ["0", "1"]
     assert work.messages_seen == 4, "low-signal comments are seen, not queued"
     summary = ViewerSummaryRecord("c", "a", "A", "likes games", "llm", 4, START)
-    await growth.finish_viewer_batch(work, summary=summary, learned=[])
-    assert await growth.viewer_summary("c", "a") == summary
-    rest = await growth.claim_viewer_batch("c", "a", limit=10)
+    await work_log.finish_viewer_batch(work, summary=summary, learned=[])
+    assert await work_log.viewer_summary("c", "a") == summary
+    rest = await work_log.claim_viewer_batch("c", "a", limit=10)
     assert rest is not None and [c.entry.text for c in rest.comments] == ["2"]
     assert rest.previous == summary
-    await growth.finish_viewer_batch(rest, summary=None, learned=[])
-    assert await growth.claim_viewer_batch("c", "a", limit=10) is None
-    assert await growth.due_viewers(batch_size=1, idle_before=None, limit=10) == [("c", "b")]
+    await work_log.finish_viewer_batch(rest, summary=None, learned=[])
+    assert await work_log.claim_viewer_batch("c", "a", limit=10) is None
+    assert await work_log.due_viewers(batch_size=1, idle_before=None, limit=10) == [("c", "b")]
 
 
 @pytest.mark.anyio
-async def test_one_viewers_rows_are_exported_and_forgotten_alone(growth: GrowthStore) -> None:
-    await growth.append("c", "s1", [entry("a", "x"), entry("b", "y")], diary_every=100, at=START)
-    batch = await growth.claim_viewer_batch("c", "a", limit=10)
+async def test_one_viewers_rows_are_exported_and_forgotten_alone(growth: GrowthLogs) -> None:
+    await growth.stream.append(
+        "c", "s1", [entry("a", "x"), entry("b", "y")], diary_every=100, at=START
+    )
+    batch = await growth.viewer_work.claim_viewer_batch("c", "a", limit=10)
     assert batch is not None
     summary = ViewerSummaryRecord("c", "a", "A", "said x", "llm", 1, START)
-    await growth.finish_viewer_batch(batch, summary=summary, learned=[])
-    kept = await growth.viewer_data("c", "a")
+    await growth.viewer_work.finish_viewer_batch(batch, summary=summary, learned=[])
+    kept = await growth.viewer_rows.viewer_data("c", "a")
     assert [c.entry.text for c in kept.comments] == ["x"] and kept.summary == summary
     assert [f.text for f in kept.learned] == ["likes x"] and kept.work is not None
-    assert (await growth.forget_viewer("c", "a")) == kept
+    assert (await growth.viewer_rows.forget_viewer("c", "a")) == kept
     gone = replace(kept, comments=(), learned=(), summary=None, work=None)
-    assert await growth.viewer_data("c", "a") == gone
-    assert [c.entry.text for c in (await growth.viewer_data("c", "b")).comments] == ["y"]
-    assert (await growth.status("c", "s1")).comment_count == 2, "the stream keeps its numbers"
+    assert await growth.viewer_rows.viewer_data("c", "a") == gone
+    assert [c.entry.text for c in (await growth.viewer_rows.viewer_data("c", "b")).comments] == [
+        "y"
+    ]
+    assert (await growth.stream.status("c", "s1")).comment_count == 2, (
+        "the stream keeps its numbers"
+    )
 
 
 @pytest.mark.anyio
 async def test_a_batch_finished_after_its_viewer_was_forgotten_keeps_nothing(
-    growth: GrowthStore,
+    growth: GrowthLogs,
 ) -> None:
-    await growth.append("c", "s1", [entry("a", "x")], diary_every=100, at=START)
-    batch = await growth.claim_viewer_batch("c", "a", limit=10)
+    await growth.stream.append("c", "s1", [entry("a", "x")], diary_every=100, at=START)
+    batch = await growth.viewer_work.claim_viewer_batch("c", "a", limit=10)
     assert batch is not None
-    await growth.forget_viewer("c", "a")
+    await growth.viewer_rows.forget_viewer("c", "a")
     summary = ViewerSummaryRecord("c", "a", "A", "said x", "llm", 1, START)
     learned = [LearnedFact("a", "A", "add", "f2", "likes x")]
-    await growth.finish_viewer_batch(batch, summary=summary, learned=learned)
-    left = await growth.viewer_data("c", "a")
+    await growth.viewer_work.finish_viewer_batch(batch, summary=summary, learned=learned)
+    left = await growth.viewer_rows.viewer_data("c", "a")
     assert (left.comments, left.learned, left.summary, left.work) == ((), (), None, None)
 
 
 @pytest.mark.anyio
 async def test_a_window_counts_replies_low_signal_and_ranks_ties_by_name(
-    growth: GrowthStore,
+    growth: GrowthLogs,
 ) -> None:
     tokyo = timezone(timedelta(hours=9))
     comments = [
@@ -156,11 +176,11 @@ async def test_a_window_counts_replies_low_signal_and_ranks_ties_by_name(
         entry("a", "lol", signal=False, seconds=2),
         replace(entry("a", "two", seconds=3), signals=("question", "preference")),
     ]
-    appended = await growth.append("c", "s1", comments, diary_every=3, at=START)
+    appended = await growth.stream.append("c", "s1", comments, diary_every=3, at=START)
     (job,) = appended.diary_jobs
     assert appended.status.started_at == START and appended.status.started_at.tzinfo == UTC
     assert appended.status.last_comment_at == START + timedelta(seconds=3)
-    window = await growth.diary_window(job, sample=1, facts=1, top=5)
+    window = await growth.diary_jobs.diary_window(job, sample=1, facts=1, top=5)
     stats = window.stats
     assert (stats.comments, stats.viewers, stats.low_signal, stats.stored, stats.replied) == (
         3,
@@ -181,24 +201,24 @@ async def test_a_window_counts_replies_low_signal_and_ranks_ties_by_name(
 
 
 @pytest.mark.anyio
-async def test_a_stream_ended_and_resumed_can_end_again(growth: GrowthStore) -> None:
-    await growth.append("c", "s1", [entry("a", "x")], diary_every=10, at=START)
-    first = await growth.end("c", "s1", at=START)
-    nothing = await growth.append("c", "s1", [], diary_every=1, at=START + timedelta(1))
-    ended = await growth.status("c", "s1")
-    resumed = await growth.append("c", "s1", [entry("a", "y")], diary_every=10, at=START)
-    second = await growth.end("c", "s1", at=START + timedelta(hours=1))
+async def test_a_stream_ended_and_resumed_can_end_again(growth: GrowthLogs) -> None:
+    await growth.stream.append("c", "s1", [entry("a", "x")], diary_every=10, at=START)
+    first = await growth.stream.end("c", "s1", at=START)
+    nothing = await growth.stream.append("c", "s1", [], diary_every=1, at=START + timedelta(1))
+    ended = await growth.stream.status("c", "s1")
+    resumed = await growth.stream.append("c", "s1", [entry("a", "y")], diary_every=10, at=START)
+    second = await growth.stream.end("c", "s1", at=START + timedelta(hours=1))
 
     assert (first.from_seq, first.to_seq, second.from_seq, second.to_seq) == (1, 1, 2, 2)
     assert nothing == Appended(ended, ()), "an empty batch neither resumes nor counts"
     assert ended.ended_at == START and resumed.status.ended_at is None
-    assert (await growth.status("c", "s1")).ended_at == START + timedelta(hours=1)
+    assert (await growth.stream.status("c", "s1")).ended_at == START + timedelta(hours=1)
     with pytest.raises(NotFound):
-        await growth.status("c", "other")
+        await growth.stream.status("c", "other")
 
 
 @pytest.mark.anyio
-async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthStore) -> None:
+async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthLogs) -> None:
     profile = (await CharacterLibrary([]).load("haru")).profile
     first = IdentityVersion("haru", 0, profile, (), "the profile file", START)
     await growth.identity.add_version(first)
@@ -232,7 +252,7 @@ async def test_versions_are_unique_and_decisions_saved_with_them(growth: GrowthS
 
 
 @pytest.mark.anyio
-async def test_identity_texts_are_rewritten_in_place(growth: GrowthStore) -> None:
+async def test_identity_texts_are_rewritten_in_place(growth: GrowthLogs) -> None:
     profile = (await CharacterLibrary([]).load("haru")).profile
     liked = profile.model_copy(update={"likes": ("Zorbla plushies",)})
     changes = (FieldChange("likes", profile.likes, liked.likes),)
@@ -252,17 +272,13 @@ async def test_identity_texts_are_rewritten_in_place(growth: GrowthStore) -> Non
     assert await growth.identity.get_change("haru", "ch1") == redacted
 
 
-def protocol_methods(joined: type = GrowthStore) -> dict[str, Callable[..., object]]:
-    """Every method of ``joined`` and the Protocols it joins."""
-    methods: dict[str, Callable[..., object]] = {}
-    for protocol in reversed(joined.__mro__):
-        if protocol.__module__.startswith("omoide."):
-            methods |= {
-                name: value
-                for name, value in vars(protocol).items()
-                if callable(value) and not name.startswith("_")
-            }
-    return methods
+def protocol_methods(protocol: type) -> dict[str, Callable[..., object]]:
+    """Every method ``protocol`` declares."""
+    return {
+        name: value
+        for name, value in vars(protocol).items()
+        if callable(value) and not name.startswith("_")
+    }
 
 
 def describe(function: Callable[..., object]) -> tuple[object, ...]:
@@ -273,17 +289,34 @@ def describe(function: Callable[..., object]) -> tuple[object, ...]:
     return parameters, str(signature.return_annotation), inspect.iscoroutinefunction(function)
 
 
-@pytest.mark.parametrize("implementation", [SqliteGrowthStore, PostgresGrowthStore])
-def test_each_backend_has_exactly_the_protocols_signatures(implementation: type) -> None:
-    methods = protocol_methods()
-    assert {"append", "diary_window", "claim_viewer_batch", "close"} <= set(methods)
-    for name, method in methods.items():
-        assert describe(getattr(implementation, name)) == describe(method), name
+SEAMS = [
+    (StreamLog, SqliteStreamLog, PostgresStreamLog),
+    (DiaryJobLog, SqliteDiaryJobs, PostgresDiaryJobs),
+    (ViewerWorkLog, SqliteViewerWork, PostgresViewerWork),
+    (ViewerLog, SqliteViewerRows, PostgresViewerRows),
+    (IdentityVersionStore, IdentityTables, PostgresIdentityTables),
+    (ChangeStore, IdentityTables, PostgresIdentityTables),
+    (IdentityTexts, IdentityTables, PostgresIdentityTables),
+]
 
 
-@pytest.mark.parametrize("implementation", [IdentityTables, PostgresIdentityTables])
-def test_each_backends_identity_tables_have_the_protocols_signatures(implementation: type) -> None:
-    methods = protocol_methods(IdentityStore)
-    assert {"add_version", "list_changes", "rewrite_identity"} <= set(methods)
-    for name, method in methods.items():
-        assert describe(getattr(implementation, name)) == describe(method), name
+@pytest.mark.parametrize(("seam", "embedded", "server"), SEAMS)
+def test_each_log_of_each_backend_has_exactly_its_seams_signatures(
+    seam: type, embedded: type, server: type
+) -> None:
+    methods = protocol_methods(seam)
+    assert 1 <= len(methods) <= 6, "a seam is a handful of methods"
+    for implementation in (embedded, server):
+        for name, method in methods.items():
+            assert describe(getattr(implementation, name)) == describe(method), name
+
+
+def test_the_logs_are_passed_separately() -> None:
+    """No log object carries another: each backend class implements one log's seam."""
+    logs = {StreamLog, DiaryJobLog, ViewerWorkLog, ViewerLog}
+    for _, embedded, server in SEAMS[:4]:
+        for implementation in (embedded, server):
+            implemented = {
+                log for log in logs if set(protocol_methods(log)) <= set(dir(implementation))
+            }
+            assert len(implemented) == 1, implementation

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from omoide.character.identity import (
+from omoide.character.identity import IdentityService, OutcomeStatus
+from omoide.character.identity_policy import (
     IdentityPolicy,
-    IdentityService,
-    OutcomeStatus,
     changed_characters,
     check_diff,
     list_edits,
@@ -28,15 +27,16 @@ from omoide.store.records.profile import CharacterProfile
 from omoide.store.records.stream import DiaryReason
 from omoide.stream.diary import DiaryEntry
 from omoide.stream.evolution import IdentityEvolver
-from omoide.stream.service import GrowthStore
+from omoide.wiring.storage import GrowthLogs
 from tests.stream.harness import START
 
 LIBRARY = CharacterLibrary([])
 
 
-def service(growth: GrowthStore, **policy: object) -> IdentityService:
+def service(growth: GrowthLogs, **policy: object) -> IdentityService:
     return IdentityService(
-        store=growth.identity,
+        versions=growth.identity,
+        changes=growth.identity,
         characters=LIBRARY,
         policy=IdentityPolicy(**policy),  # type: ignore[arg-type]
         clock=FixedClock(START),
@@ -53,7 +53,7 @@ def diary(text: str = "Tonight everyone talked about rainy days.") -> DiaryEntry
 
 
 @pytest.mark.anyio
-async def test_pending_by_default_then_approved_into_a_version(growth: GrowthStore) -> None:
+async def test_pending_by_default_then_approved_into_a_version(growth: GrowthLogs) -> None:
     identity = service(growth)
     original = await haru()
     likes = [*original.likes, "비 오는 날 시청자와 듣는 로파이"]
@@ -80,7 +80,7 @@ async def test_pending_by_default_then_approved_into_a_version(growth: GrowthSto
 
 
 @pytest.mark.anyio
-async def test_rejected_changes_change_nothing(growth: GrowthStore) -> None:
+async def test_rejected_changes_change_nothing(growth: GrowthLogs) -> None:
     identity = service(growth)
     original = await haru()
     outcome = await identity.propose(
@@ -98,7 +98,7 @@ async def test_rejected_changes_change_nothing(growth: GrowthStore) -> None:
 
 
 @pytest.mark.anyio
-async def test_auto_apply_makes_a_version_at_once(growth: GrowthStore) -> None:
+async def test_auto_apply_makes_a_version_at_once(growth: GrowthLogs) -> None:
     identity = service(growth, auto_apply=True)
     original = await haru()
     outcome = await identity.propose("haru", {"personality": [*original.personality[:-1]]})
@@ -109,7 +109,7 @@ async def test_auto_apply_makes_a_version_at_once(growth: GrowthStore) -> None:
 
 
 @pytest.mark.anyio
-async def test_rollback_restores_any_version_exactly(growth: GrowthStore) -> None:
+async def test_rollback_restores_any_version_exactly(growth: GrowthLogs) -> None:
     identity = service(growth, auto_apply=True)
     original = await haru()
     await identity.propose("haru", {"likes": [*original.likes[:-1], "새벽 라디오"]})
@@ -128,7 +128,7 @@ async def test_rollback_restores_any_version_exactly(growth: GrowthStore) -> Non
 
 
 @pytest.mark.anyio
-async def test_protected_unknown_and_invalid_fields_are_refused(growth: GrowthStore) -> None:
+async def test_protected_unknown_and_invalid_fields_are_refused(growth: GrowthLogs) -> None:
     identity = service(growth)
     original = await haru()
     outcome = await identity.propose(
@@ -160,7 +160,7 @@ async def test_protected_unknown_and_invalid_fields_are_refused(growth: GrowthSt
 
 
 @pytest.mark.anyio
-async def test_too_large_changes_are_refused_with_their_size(growth: GrowthStore) -> None:
+async def test_too_large_changes_are_refused_with_their_size(growth: GrowthLogs) -> None:
     identity = service(
         growth, max_list_changes=2, min_text_change_chars=20, max_text_change_ratio=0.1
     )
@@ -180,7 +180,7 @@ async def test_too_large_changes_are_refused_with_their_size(growth: GrowthStore
 
 
 @pytest.mark.anyio
-async def test_an_empty_diff_is_no_change(growth: GrowthStore) -> None:
+async def test_an_empty_diff_is_no_change(growth: GrowthLogs) -> None:
     identity = service(growth)
     original = await haru()
     assert (await identity.propose("haru", {})).status is OutcomeStatus.NO_CHANGE
@@ -199,11 +199,12 @@ async def test_an_empty_diff_is_no_change(growth: GrowthStore) -> None:
     ],
 )
 async def test_unusable_model_answers_change_nothing_and_are_reported(
-    growth: GrowthStore, replies: list[str], status: OutcomeStatus, calls: int
+    growth: GrowthLogs, replies: list[str], status: OutcomeStatus, calls: int
 ) -> None:
     metrics = Metrics()
     identity = IdentityService(
-        store=growth.identity,
+        versions=growth.identity,
+        changes=growth.identity,
         characters=LIBRARY,
         policy=IdentityPolicy(auto_apply=True),
         clock=FixedClock(START),
@@ -225,7 +226,7 @@ async def test_unusable_model_answers_change_nothing_and_are_reported(
 
 @pytest.mark.anyio
 async def test_the_prompt_names_the_protected_fields_and_carries_the_diary(
-    growth: GrowthStore,
+    growth: GrowthLogs,
 ) -> None:
     model = ScriptedChatModel(["{}"])
     evolver = IdentityEvolver(identity=service(growth), llm=model, metrics=Metrics())

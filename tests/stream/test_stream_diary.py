@@ -8,11 +8,13 @@ from datetime import timedelta
 import anyio
 import pytest
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict, NotFound
 from omoide.llm.scripted import ScriptedChatModel
+from omoide.store.claims import Claimant
 from omoide.store.records.stream import (
     CLAIM_SECONDS,
     CommentEntry,
@@ -20,12 +22,12 @@ from omoide.store.records.stream import (
     DiaryReason,
     DiaryWindow,
 )
-from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.logs import DiaryJobLog
 from omoide.stream.summaries import STRUCTURED_DIARY_PREFIX
+from omoide.wiring.storage import GrowthLogs, sqlite_growth
 from tests.stream.harness import START, Parts, StreamScript, open_service
 
 CONFIG = StreamConfig(diary_every=20, viewer_batch_size=50)
@@ -142,7 +144,7 @@ class ClaimWatch:
     """An instance's diary jobs, telling the test each time the instance asked for some
     and came back empty-handed (another instance held them)."""
 
-    def __init__(self, inner: SqliteGrowthStore) -> None:
+    def __init__(self, inner: DiaryJobLog) -> None:
         self._inner = inner
         self.found_none = anyio.Event()
 
@@ -165,19 +167,18 @@ class ClaimWatch:
         await self._inner.finish_diary_job(job, episode_id=episode_id)
 
 
-def diary_writer(
-    omoide: Parts, log: SqliteGrowthStore, *, jobs: DiaryJobLog | None = None
-) -> DiaryWriter:
+def diary_writer(omoide: Parts, log: GrowthLogs, *, jobs: DiaryJobLog | None = None) -> DiaryWriter:
     """A diary writer of one "instance": its own store object on the shared file."""
     profiles = IdentityService(
-        store=log.identity,
+        versions=log.identity,
+        changes=log.identity,
         characters=omoide.characters,
         policy=IdentityPolicy(),
         clock=omoide.clock,
         metrics=omoide.metrics,
     )
     return DiaryWriter(
-        log=jobs or log,
+        log=jobs or log.diary_jobs,
         store=omoide.store,
         embedder=omoide.embedder,
         profiles=profiles,
@@ -192,8 +193,8 @@ def diary_writer(
 async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
     omoide: Parts, cid: str, script: StreamScript, clock: FixedClock
 ) -> None:
-    one = SqliteGrowthStore(omoide.growth_path, clock=clock)
-    two = SqliteGrowthStore(omoide.growth_path, clock=FixedClock(START))
+    one = sqlite_growth(omoide.growth_path, claimant=Claimant(clock=clock))
+    two = sqlite_growth(omoide.growth_path, claimant=Claimant(clock=FixedClock(START)))
     try:
         said = [
             CommentEntry(
@@ -201,11 +202,13 @@ async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
             )
             for n in range(6)
         ]
-        held, dropped = (await one.append(cid, "s1", said, diary_every=3, at=START)).diary_jobs
-        taken = await two.claim_diary_jobs(character_id=cid, stream_id=None, limit=2)
+        held, dropped = (
+            await one.stream.append(cid, "s1", said, diary_every=3, at=START)
+        ).diary_jobs
+        taken = await two.diary_jobs.claim_diary_jobs(character_id=cid, stream_id=None, limit=2)
         assert taken == [held, dropped], "instance two takes both jobs"
         waited: list[DiaryEntry] = []
-        watch = ClaimWatch(one)
+        watch = ClaimWatch(one.diary_jobs)
 
         async def wait() -> None:
             try:
@@ -224,5 +227,5 @@ async def test_an_entry_another_instance_holds_is_waited_for_not_written_twice(
         mine = await diary_writer(omoide, one).written(dropped)
         assert mine.number == dropped.number and script.asked == ["diary", "diary"]
     finally:
-        await one.close()
-        await two.close()
+        await one.aclose()
+        await two.aclose()

@@ -61,7 +61,7 @@ async def test_one_bad_event_names_its_index_and_field_and_nothing_is_written(
 
 async def omoide_status(service: Any, cid: str) -> None:
     """The stream's status in the log (NotFound while nothing was logged)."""
-    await service._growth.status(cid, "s1")
+    await service._log.status(cid, "s1")
 
 
 @pytest.mark.anyio

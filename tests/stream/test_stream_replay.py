@@ -8,7 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from omoide.character.identity import OutcomeStatus, profile_diff
+from omoide.character.identity import OutcomeStatus
+from omoide.character.identity_policy import profile_diff
 from omoide.clock import FixedClock
 from omoide.domain import Scope
 from omoide.errors import Conflict

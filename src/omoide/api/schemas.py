@@ -26,21 +26,18 @@ from pydantic import (
 from omoide.chat.conversation import MAX_CHAT_MESSAGE_CHARS
 from omoide.domain import (
     MAX_MESSAGE_CHARS,
-    MAX_METADATA_CHARS,
-    MAX_METADATA_KEYS,
     MAX_TOPICS,
     FactCategory,
-    MetadataValue,
     Scope,
     TurnInput,
     TurnState,
     as_utc,
-    check_metadata,
     check_not_future,
 )
 from omoide.errors import InvalidInput
 from omoide.memory.decay import MAX_RESTORE_IDS
 from omoide.memory.facts.corrections import MAX_FACT_CHARS
+from omoide.metadata import MAX_METADATA_CHARS, MAX_METADATA_KEYS, MetadataValue, check_metadata
 from omoide.text_rules import MAX_ID_LENGTH, moment_problem
 from omoide.wire_types import Identifier, Label, Moment, Text
 

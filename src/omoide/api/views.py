@@ -19,7 +19,6 @@ from omoide.domain import (
     Episode,
     Fact,
     FactCategory,
-    MetadataValue,
     ScopeExport,
     ScoringMethod,
     Tombstone,
@@ -28,6 +27,7 @@ from omoide.domain import (
 from omoide.memory.emotions import EmotionSummary
 from omoide.memory.ranking import Ranked, ScoreComponents
 from omoide.memory.turns import StoredTurn
+from omoide.metadata import MetadataValue
 
 if TYPE_CHECKING:  # the CLI prints these models without loading recall
     from omoide.memory.context import MemoryContext

@@ -9,7 +9,8 @@ from pydantic import BaseModel, Field
 
 from omoide.api.views import ExportOut, ForgetOut, LibraryView
 from omoide.api.views_stream import ViewerSummaryOut, summary_out
-from omoide.domain import MetadataValue, TurnInput
+from omoide.domain import TurnInput
+from omoide.metadata import MetadataValue
 from omoide.privacy.viewer_data import ViewerExport, ViewerForgetReport
 from omoide.store.records.character_state import state_to_json
 from omoide.store.records.stream import LearnedFact, LoggedComment, ViewerStreamData

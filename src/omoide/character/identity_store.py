@@ -1,13 +1,14 @@
-"""The seams a character's identity history is kept behind (its values:
+"""The seams :class:`~omoide.character.identity.IdentityService` keeps a character's
+identity history behind: its versions, and the changes proposed to it (their values:
 :mod:`omoide.store.records.identity`).
 
-Implementations: :class:`~omoide.store.sqlite.identity.IdentityTables` (the growth file)
-and :class:`~omoide.store.server.growth_identity.PostgresIdentityTables`.
+Implementations (one object is both, since a decided change is saved with the version it
+made): :class:`~omoide.store.sqlite.identity.IdentityTables` (the growth file) and
+:class:`~omoide.store.server.growth_identity.PostgresIdentityTables`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Protocol
 
 from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
@@ -43,17 +44,3 @@ class ChangeStore(Protocol):
     async def save_decision(self, change: PendingChange) -> None:
         """Store a change's status, decision time and resulting version."""
         ...
-
-
-class IdentityRewriter(Protocol):
-    async def rewrite_identity(
-        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
-    ) -> None:
-        """Overwrite the texts (profile, diff, reason; diff, refusals) of stored versions and
-        changes, matched by character and number or id, in one transaction (forgetting a
-        viewer takes their words out of them; nothing else is ever rewritten)."""
-        ...
-
-
-class IdentityStore(IdentityVersionStore, ChangeStore, IdentityRewriter, Protocol):
-    """All three, as one backend provides them."""

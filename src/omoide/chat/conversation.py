@@ -31,7 +31,6 @@ from omoide.clock import Clock
 from omoide.domain import (
     MAX_MESSAGE_CHARS,
     MAX_TOPICS,
-    MetadataValue,
     Scope,
     TurnInput,
     TurnState,
@@ -43,6 +42,7 @@ from omoide.errors import BackendError, BackendUnavailable, InvalidInput, Omoide
 from omoide.llm.base import ChatMessage, ChatModel, ChatOptions
 from omoide.memory.manager import MemoryManager
 from omoide.memory.recall import Recollection
+from omoide.metadata import MetadataValue
 from omoide.metrics import Metrics
 from omoide.store.records.character_state import CharacterState
 from omoide.text_rules import check_id, without_refused

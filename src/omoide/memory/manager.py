@@ -15,7 +15,6 @@ from omoide.domain import (
     Fact,
     FactCategory,
     ForgetReport,
-    MetadataValue,
     Scope,
     ScopeExport,
     Tombstone,
@@ -43,6 +42,7 @@ from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn
 from omoide.memory.viewer_profile import ViewerProfile
+from omoide.metadata import MetadataValue
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.keywords import forget_cached_words
 

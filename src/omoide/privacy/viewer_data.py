@@ -33,7 +33,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from omoide.character.identity_store import IdentityStore
 from omoide.domain import Episode, ForgetReport, Scope, ScopeExport, TurnInput, Vector
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
@@ -43,7 +42,7 @@ from omoide.privacy.identity_redaction import redact_change, redact_version
 from omoide.privacy.redaction import Redactor, ViewerWords
 from omoide.store.base import EpisodeFilter
 from omoide.store.records.character_state import CharacterState
-from omoide.store.records.identity import IdentityVersion, PendingChange
+from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
 from omoide.store.records.stream import ViewerStreamData
 
 PAGE = 200
@@ -88,6 +87,24 @@ class ViewerHistory(Protocol):
 class ViewerLog(Protocol):
     async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData: ...
     async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData: ...
+
+
+class IdentityTexts(Protocol):
+    """The character's identity history, as far as a viewer's words may be in it."""
+
+    async def list_versions(self, character_id: str) -> list[IdentityVersion]: ...
+
+    async def list_changes(
+        self, character_id: str, *, status: ChangeStatus | None
+    ) -> list[PendingChange]: ...
+
+    async def rewrite_identity(
+        self, versions: Sequence[IdentityVersion], changes: Sequence[PendingChange]
+    ) -> None:
+        """Overwrite the texts (profile, diff, reason; diff, refusals) of stored versions and
+        changes, matched by character and number or id, in one transaction (forgetting a
+        viewer takes their words out of them; nothing else is ever rewritten)."""
+        ...
 
 
 class Clearable(Protocol):
@@ -154,7 +171,7 @@ class ViewerData:
         states: ViewerStates,
         history: ViewerHistory,
         log: ViewerLog,
-        identity: IdentityStore,
+        identity: IdentityTexts,
         files: Sequence[Scrubbable] = (),
         caches: Sequence[Clearable] = (),
     ) -> None:

@@ -24,12 +24,12 @@ from omoide.domain import (
     Fact,
     FactCategory,
     MemoryKind,
-    MetadataValue,
     Scope,
     ScoringMethod,
     Tombstone,
     TrustState,
 )
+from omoide.metadata import MetadataValue
 
 Row = Sequence[Any]
 

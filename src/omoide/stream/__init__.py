@@ -19,9 +19,9 @@ from omoide.stream.diary import DiaryEntry, DiaryWriter, diary_entry_from_episod
 from omoide.stream.events import StreamEvent, event_from_json, events_from_json
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
 from omoide.stream.service import (
     FlushReport,
-    GrowthStore,
     StreamEnd,
     StreamService,
     StreamStats,
@@ -33,10 +33,10 @@ __all__ = [
     "DEFAULT_DIARY_EVERY",
     "DiaryEntry",
     "DiaryJob",
+    "DiaryJobLog",
     "DiaryReason",
     "DiaryWriter",
     "FlushReport",
-    "GrowthStore",
     "IdentityEvolver",
     "IngestReport",
     "InteractionWriter",
@@ -45,11 +45,13 @@ __all__ = [
     "StreamEnd",
     "StreamEvent",
     "StreamIngestor",
+    "StreamLog",
     "StreamService",
     "StreamStats",
     "StreamStatus",
     "ViewerFlush",
     "ViewerSummaryRecord",
+    "ViewerWorkLog",
     "ViewerWorker",
     "diary_entry_from_episode",
     "event_from_json",

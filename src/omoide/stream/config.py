@@ -40,7 +40,7 @@ class StreamConfig:
     * ``digest_comments`` / ``digest_characters``: how much of the stream log a diary
       prompt may quote (a sample when the window is larger).
     * ``evolve_identity``: after each diary entry, ask the model which profile fields
-      should change (see :mod:`omoide.character.identity` for what is accepted).
+      should change (see :mod:`omoide.character.identity_policy` for what is accepted).
     * ``llm_concurrency``: model calls the background worker runs at once.
     """
 

@@ -30,11 +30,12 @@ import anyio
 from omoide.character.identity import ProfileSource
 from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
-from omoide.domain import Episode, Metadata, Scope, ScoringMethod
+from omoide.domain import Episode, Scope, ScoringMethod
 from omoide.embed.base import Embedder
 from omoide.errors import NotFound, OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
 from omoide.memory.llm_reply import ask_json
+from omoide.metadata import Metadata
 from omoide.metrics import Metrics
 from omoide.store.base import EpisodeFilter, TurnWrite
 from omoide.store.records.stream import (

@@ -1,7 +1,15 @@
-"""The seams the stream log is kept behind (its records: :mod:`omoide.store.records.stream`).
+"""The seams the stream logs are kept behind, one per log (their records:
+:mod:`omoide.store.records.stream`), each passed on its own to what uses it.
 
-Implementations: :class:`~omoide.store.sqlite.growth.SqliteGrowthStore` and
-:class:`~omoide.store.server.growth.PostgresGrowthStore`.
+* ``StreamLog``: :class:`~omoide.store.sqlite.growth.SqliteStreamLog` (the growth file),
+  :class:`~omoide.store.server.growth.PostgresStreamLog`;
+* ``DiaryJobLog``: :class:`~omoide.store.sqlite.diary_jobs.SqliteDiaryJobs`,
+  :class:`~omoide.store.server.diary_jobs.PostgresDiaryJobs`;
+* ``ViewerWorkLog``: :class:`~omoide.store.sqlite.viewer_work.SqliteViewerWork`,
+  :class:`~omoide.store.server.viewer_work.PostgresViewerWork`.
+
+The character's identity history is the fourth log
+(:mod:`omoide.character.identity_store`).
 """
 
 from __future__ import annotations

@@ -9,14 +9,15 @@
     profile = await omoide.streams.identity.current_profile("haru")
 
 The service is built in :mod:`omoide.wiring.streams`, over the same store, embedder, fact
-keeper, identity service and growth store as the rest of omoide, with the ``stream_*``
-settings. Which model does stream work is ``OMOIDE_STREAM_LLM``: ``auto`` (default) the
-configured chat model, a real one or the scripted demo model (``OMOIDE_LLM=scripted``),
-which writes deterministic diary entries, identity proposals and viewer summaries
-labelled as scripted, so the whole growth loop can be tried offline; ``on`` whatever chat
-model is configured (a scripted one in tests and benchmarks); ``off`` none.
-Without a model, diary entries at comment thresholds are written on the ingestion path
-(structured, no model involved); with one, they are queued for the worker.
+keeper and identity service as the rest of omoide, its logs (:mod:`omoide.stream.logs`)
+each passed on its own, with the ``stream_*`` settings. Which model does stream work is
+``OMOIDE_STREAM_LLM``: ``auto`` (default) the configured chat model, a real one or the
+scripted demo model (``OMOIDE_LLM=scripted``), which writes deterministic diary entries,
+identity proposals and viewer summaries labelled as scripted, so the whole growth loop can
+be tried offline; ``on`` whatever chat model is configured (a scripted one in tests and
+benchmarks); ``off`` none. Without a model, diary entries at comment thresholds are
+written on the ingestion path (structured, no model involved); with one, they are queued
+for the worker.
 """
 
 from __future__ import annotations
@@ -25,44 +26,23 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Protocol
 
 import anyio
 
 from omoide.character.identity import IdentityOutcome, IdentityService
-from omoide.character.identity_store import IdentityStore
 from omoide.clock import Clock
 from omoide.errors import NotFound, OmoideError
 from omoide.metrics import Metrics
 from omoide.store.records.identity import PendingChange
-from omoide.store.records.stream import ViewerStreamData, ViewerSummaryRecord
+from omoide.store.records.stream import ViewerSummaryRecord
 from omoide.stream.diary import DiaryEntry, DiaryWriter
 from omoide.stream.events import StreamEvent
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import IngestReport, StreamIngestor
-from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
+from omoide.stream.logs import StreamLog, ViewerWorkLog
 from omoide.stream.viewers import LLM_CALLS_METRIC, ViewerFlush, ViewerWorker
 
 logger = logging.getLogger(__name__)
-
-
-class GrowthStore(StreamLog, DiaryJobLog, ViewerWorkLog, Protocol):
-    """Everything the stream service keeps beside the memory store."""
-
-    @property
-    def identity(self) -> IdentityStore:
-        """The characters' identity histories, kept beside the logs."""
-        ...
-
-    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
-        """Everything kept about one viewer: comments, noted facts, summary, work."""
-        ...
-
-    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
-        """Delete what :meth:`viewer_data` shows; what was removed."""
-        ...
-
-    async def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +101,8 @@ class StreamService:
         diaries: DiaryWriter,
         identity: IdentityService,
         evolver: IdentityEvolver | None,
-        growth: GrowthStore,
+        log: StreamLog,
+        viewer_log: ViewerWorkLog,
         uses_llm: bool,
         clock: Clock,
         metrics: Metrics,
@@ -131,7 +112,8 @@ class StreamService:
         self._diaries = diaries
         self._identity = identity
         self._evolver = evolver
-        self._growth = growth
+        self._log = log
+        self._viewer_log = viewer_log
         self._uses_llm = uses_llm
         self._clock = clock
         self._metrics = metrics
@@ -165,7 +147,7 @@ class StreamService:
         """Write the stream's remaining diary entries and its closing one (waits for the
         model), then let the character propose changes to its profile. The stream's
         viewers with comments waiting are summarised by the worker's next round."""
-        job = await self._growth.end(character_id, stream_id, at=now or self._clock.now())
+        job = await self._log.end(character_id, stream_id, at=now or self._clock.now())
         self._viewers.stream_ended(character_id)
         self.notify()
         entries = await self._diaries.write_pending(character_id=character_id, stream_id=stream_id)
@@ -190,7 +172,7 @@ class StreamService:
         return [(c, await self._diaries.find(character_id, c.diary_entry_id)) for c in changes]
 
     async def viewer_summary(self, character_id: str, viewer_id: str) -> ViewerSummaryRecord:
-        summary = await self._growth.viewer_summary(character_id, viewer_id)
+        summary = await self._viewer_log.viewer_summary(character_id, viewer_id)
         if summary is None:
             raise NotFound(f"no stream summary of viewer {viewer_id!r} for {character_id!r} yet")
         return summary

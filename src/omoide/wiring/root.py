@@ -11,10 +11,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from omoide.character.identity import IdentityPolicy, IdentityService
+from omoide.character.identity import IdentityService
+from omoide.character.identity_policy import IdentityPolicy
 from omoide.character.library import CharacterLibrary
 from omoide.chat.conversation import Conversation
 from omoide.chat.history import SessionHistory
@@ -22,7 +24,7 @@ from omoide.clock import Clock, SystemClock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.embed.cache import CachedQueryEmbedder
-from omoide.errors import BackendError, OmoideError
+from omoide.errors import BackendError, ConfigError, OmoideError
 from omoide.keys import KeyStore
 from omoide.llm.base import ChatModel
 from omoide.memory.drain import QueueDrainer
@@ -30,10 +32,11 @@ from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
 from omoide.privacy.viewer_data import ViewerData
-from omoide.stream.service import GrowthStore, StreamService
+from omoide.stream.service import StreamService
 from omoide.wiring.memory import MemoryParts, build_facts, build_memory
 from omoide.wiring.models import build_chat_model, build_embedder
 from omoide.wiring.storage import (
+    GrowthLogs,
     MemoryBackend,
     TurnQueueBackend,
     build_growth,
@@ -107,10 +110,10 @@ class Omoide:
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
-    growth: GrowthStore
-    """Identity versions and stream logs: ``data_dir/growth.sqlite3`` in the embedded
-    profile; the server store's PostgreSQL in the server profile (no local file), shared by
-    every instance."""
+    growth: GrowthLogs
+    """Identity versions and stream logs, each log on its own: ``data_dir/growth.sqlite3``
+    in the embedded profile; the server store's PostgreSQL in the server profile (no local
+    file), shared by every instance."""
     identity: IdentityService
     streams: StreamService
     """Live streams: ingestion, the background worker's steps, diary and identity."""
@@ -194,19 +197,19 @@ async def _memory(
 class _State:
     queue: TurnQueueBackend
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
-    growth: GrowthStore
+    growth: GrowthLogs
     drainer: QueueDrainer
 
 
 def _state(
     settings: Settings, resources: Resources, memory: _Memory, clock: Clock, metrics: Metrics
 ) -> _State:
-    """The turn queue (and its drainer), character states and the growth store."""
+    """The turn queue (and its drainer), character states and the growth logs."""
     queue, states = build_service_state(settings, memory.store, clock)
     resources.add("turn queue", queue.close)
     resources.add("character states", states.close)
     growth = build_growth(settings, memory.store)
-    resources.add("growth store", growth.close)
+    resources.add("growth logs", growth.aclose)
     drainer = QueueDrainer(queue, memory.memory, episodes=memory.store, metrics=metrics)
     resources.add("turn queue drain", drainer.drain_all)  # closed first: turns stored
     return _State(queue, states, growth, drainer)
@@ -220,7 +223,7 @@ async def build(
     chat_model: ChatModel | None = None,
 ) -> Omoide:
     """Build omoide from settings; explicit collaborators override what settings name."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    _make_data_dir(settings.data_dir)
     clock = clock or SystemClock()
     metrics = Metrics()
     resources = Resources()
@@ -234,6 +237,15 @@ async def build(
     return omoide
 
 
+def _make_data_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"the data directory {path} (OMOIDE_DATA_DIR) cannot be made: {exc.strerror or exc}"
+        ) from exc
+
+
 def _assemble(
     settings: Settings,
     resources: Resources,
@@ -244,7 +256,8 @@ def _assemble(
     metrics: Metrics,
 ) -> Omoide:
     identity = IdentityService(
-        store=state.growth.identity,
+        versions=state.growth.identity,
+        changes=state.growth.identity,
         characters=memory.characters,
         policy=IdentityPolicy(),
         clock=clock,
@@ -252,8 +265,9 @@ def _assemble(
     )
     streams = build_streams(
         StreamParts(
-            memory.store, models.embedder, memory.facts, identity, state.growth,
-            memory.characters, clock, metrics,
+            memory.store, models.embedder, memory.facts, identity, state.growth.stream,
+            state.growth.diary_jobs, state.growth.viewer_work, memory.characters, clock,
+            metrics,
         ),
         stream_config(settings),
         stream_model(settings, models.chat_model),
@@ -307,8 +321,8 @@ def _viewer_data(
         queue=state.queue,
         states=state.states,
         history=history,
-        log=state.growth,
+        log=state.growth.viewer_rows,
         identity=state.growth.identity,
-        files=local_files(memory.store, state.queue, state.states, state.growth),
+        files=local_files(memory.store, state.queue, state.states, state.growth.file),
         caches=[models.embedder],
     )

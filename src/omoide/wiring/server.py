@@ -16,14 +16,19 @@ from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.errors import ConfigError
 from omoide.store.base import EmbeddingInfo
+from omoide.store.claims import Claimant
 from omoide.store.server import ServerMemoryStore, open_server_store
 from omoide.store.server.database import Database
+from omoide.store.server.diary_jobs import PostgresDiaryJobs
 from omoide.store.server.endpoints import ServerConfig
-from omoide.store.server.growth import PostgresGrowthStore
+from omoide.store.server.growth import PostgresStreamLog
+from omoide.store.server.growth_identity import PostgresIdentityTables
+from omoide.store.server.growth_viewers import PostgresViewerRows
 from omoide.store.server.keys import PostgresKeyStore, open_postgres_key_store
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
-from omoide.wiring.storage import MemoryBackend
+from omoide.store.server.viewer_work import PostgresViewerWork
+from omoide.wiring.storage import GrowthLogs, MemoryBackend
 
 
 def server_config(settings: Settings) -> ServerConfig:
@@ -62,8 +67,20 @@ def service_state(
     return PostgresTurnQueue(database, clock=clock), PostgresCharacterStateStore(database)
 
 
-def growth_store(store: MemoryBackend) -> PostgresGrowthStore:
-    return PostgresGrowthStore(records_database(store))
+def server_growth(database: Database, *, claimant: Claimant | None = None) -> GrowthLogs:
+    """The growth logs in ``database`` (which their owner closes)."""
+    claimant = claimant or Claimant()
+    return GrowthLogs(
+        stream=PostgresStreamLog(database),
+        diary_jobs=PostgresDiaryJobs(database, claimant),
+        viewer_work=PostgresViewerWork(database, claimant),
+        viewer_rows=PostgresViewerRows(database),
+        identity=PostgresIdentityTables(database),
+    )
+
+
+def growth_logs(store: MemoryBackend) -> GrowthLogs:
+    return server_growth(records_database(store))
 
 
 def key_store(store: MemoryBackend) -> PostgresKeyStore:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from omoide.clock import Clock
@@ -13,17 +15,24 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.keys import KeyStore
-from omoide.privacy.viewer_data import Scrubbable
+from omoide.privacy.viewer_data import Scrubbable, ViewerLog
 from omoide.store.base import EmbeddingInfo
+from omoide.store.claims import Claimant
 from omoide.store.sqlite.character_states import SqliteCharacterStateStore
-from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
+from omoide.store.sqlite.connection import Database as SqliteDatabase
+from omoide.store.sqlite.diary_jobs import SqliteDiaryJobs
+from omoide.store.sqlite.growth import GROWTH_FILE, SqliteStreamLog, open_growth_file
+from omoide.store.sqlite.growth_viewers import SqliteViewerRows
+from omoide.store.sqlite.identity import IdentityTables
 from omoide.store.sqlite.key_file import KeyFile, key_file_path
 from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
 from omoide.store.sqlite.turn_queue import SqliteTurnQueue
-from omoide.stream.service import GrowthStore
+from omoide.store.sqlite.viewer_work import SqliteViewerWork
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
 
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
+    from omoide.store.server.growth_identity import PostgresIdentityTables
     from omoide.store.server.states import PostgresCharacterStateStore
     from omoide.store.server.store import ServerMemoryStore
     from omoide.store.server.turn_queue import PostgresTurnQueue
@@ -82,15 +91,52 @@ def build_service_state(
             return service_state(store, clock)
 
 
-def build_growth(settings: Settings, store: MemoryBackend) -> GrowthStore:
+@dataclass(frozen=True, slots=True)
+class GrowthLogs:
+    """The logs kept beside the memory store, each built on its own and passed on its own
+    (to the stream service, the identity service, a viewer's data); one file, or the
+    server store's database, holds them all."""
+
+    stream: StreamLog
+    diary_jobs: DiaryJobLog
+    viewer_work: ViewerWorkLog
+    viewer_rows: ViewerLog
+    """One viewer's rows across the logs, for export and forgetting."""
+    identity: IdentityTables | PostgresIdentityTables
+    """Identity versions and the changes proposed to them."""
+    file: SqliteDatabase | None = None
+    """The growth file they share, in the embedded profile (closed and scrubbed once);
+    ``None`` in the server profile, whose pool belongs to the memory store."""
+
+    async def aclose(self) -> None:
+        """Close the growth file, if the logs have one."""
+        if self.file is not None:
+            await self.file.close()
+
+
+def sqlite_growth(path: Path, *, claimant: Claimant | None = None) -> GrowthLogs:
+    """The growth logs of the growth file at ``path`` (opened here; closed with ``file``)."""
+    database = open_growth_file(path)
+    claimant = claimant or Claimant()
+    return GrowthLogs(
+        stream=SqliteStreamLog(database),
+        diary_jobs=SqliteDiaryJobs(database, claimant),
+        viewer_work=SqliteViewerWork(database, claimant),
+        viewer_rows=SqliteViewerRows(database),
+        identity=IdentityTables(database),
+        file=database,
+    )
+
+
+def build_growth(settings: Settings, store: MemoryBackend) -> GrowthLogs:
     """Identity versions and stream logs: a file, or the server store's PostgreSQL."""
     match settings.store:
         case "sqlite":
-            return SqliteGrowthStore(settings.data_dir / GROWTH_FILE)
+            return sqlite_growth(settings.data_dir / GROWTH_FILE)
         case "server":
             with server_extra():
-                from omoide.wiring.server import growth_store
-            return growth_store(store)
+                from omoide.wiring.server import growth_logs
+            return growth_logs(store)
 
 
 def build_key_store(settings: Settings, store: MemoryBackend) -> KeyStore:
@@ -128,6 +174,6 @@ def local_files(*parts: object) -> list[Scrubbable]:
         for part in parts
         if isinstance(
             part,
-            SqliteMemoryStore | SqliteTurnQueue | SqliteCharacterStateStore | SqliteGrowthStore,
+            SqliteMemoryStore | SqliteTurnQueue | SqliteCharacterStateStore | SqliteDatabase,
         )
     ]

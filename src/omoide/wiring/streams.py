@@ -1,6 +1,7 @@
 """The stream service, built from the same collaborators as the rest of omoide: the same
-memory store, embedder, fact keeper (and its batch limit), identity service and growth
-store. Its options are the ``stream_*`` settings (``OMOIDE_STREAM_*``)."""
+memory store, embedder, fact keeper (and its batch limit) and identity service, and the
+growth logs, each passed on its own to what uses it. Its options are the ``stream_*``
+settings (``OMOIDE_STREAM_*``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryWriter
 from omoide.stream.evolution import IdentityEvolver
 from omoide.stream.ingest import StreamIngestor
-from omoide.stream.service import GrowthStore, StreamService
+from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
+from omoide.stream.service import StreamService
 from omoide.stream.viewers import ViewerWorker
 from omoide.stream.writer import RuleOnlyWriter
 from omoide.wiring.storage import MemoryBackend
@@ -67,7 +69,9 @@ class StreamParts:
     embedder: Embedder
     facts: FactKeeper
     identity: IdentityService
-    growth: GrowthStore
+    log: StreamLog
+    diary_jobs: DiaryJobLog
+    viewer_work: ViewerWorkLog
     characters: CharacterLibrary
     clock: Clock
     metrics: Metrics
@@ -81,7 +85,7 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
     return StreamService(
         ingestor=_ingestor(parts, config),
         viewers=ViewerWorker(
-            log=parts.growth,
+            log=parts.viewer_work,
             store=parts.store,
             embedder=parts.embedder,
             facts=parts.facts,
@@ -91,7 +95,7 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
             metrics=parts.metrics,
         ),
         diaries=DiaryWriter(
-            log=parts.growth,
+            log=parts.diary_jobs,
             store=parts.store,
             embedder=parts.embedder,
             profiles=parts.identity,
@@ -102,7 +106,8 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
         ),
         identity=parts.identity,
         evolver=evolver,
-        growth=parts.growth,
+        log=parts.log,
+        viewer_log=parts.viewer_work,
         uses_llm=llm is not None,
         clock=parts.clock,
         metrics=parts.metrics,
@@ -121,7 +126,7 @@ def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
     )
     return StreamIngestor(
         writer=writer,
-        log=parts.growth,
+        log=parts.log,
         characters=parts.characters,
         config=config,
         clock=parts.clock,

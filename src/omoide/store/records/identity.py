@@ -5,14 +5,14 @@ A character's identity history is a list of :class:`IdentityVersion` (version 0 
 profile file as it was when the first change was applied; every later version records
 the field-by-field changes that made it) and a list of :class:`PendingChange` (diffs a
 model proposed, waiting for a person, or already decided). The embedded implementation is
-:class:`omoide.store.sqlite.growth.SqliteGrowthStore`.
+:class:`omoide.store.sqlite.identity.IdentityTables`.
 """
 
 from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -126,6 +126,23 @@ def version_texts(version: IdentityVersion) -> tuple[str, str, str]:
 def change_texts(change: PendingChange) -> tuple[str, str]:
     """The texts of a stored change: its diff and refusals as JSON."""
     return changes_to_json(change.changes), refused_to_json(change.refused)
+
+
+def version_row(version: IdentityVersion, time: Callable[[datetime], object]) -> tuple[object, ...]:
+    """A version as stored, column by column (``time`` writes a time as the backend keeps
+    it): character, number, profile, diff, reason, created, diary entry, change."""
+    v = version
+    texts = version_texts(v)
+    return (v.character_id, v.number, *texts, time(v.created_at), v.diary_entry_id, v.change_id)
+
+
+def change_row(change: PendingChange, time: Callable[[datetime], object]) -> tuple[object, ...]:
+    """A change as stored, column by column (``time`` as in :func:`version_row`): id,
+    character, base version, diff, refusals, created, status, diary entry, decided, version."""
+    h = change
+    decided = None if h.decided_at is None else time(h.decided_at)
+    head = (h.id, h.character_id, h.base_version, *change_texts(h), time(h.created_at))
+    return (*head, h.status.value, h.diary_entry_id, decided, h.version)
 
 
 def profile_to_json(profile: CharacterProfile) -> str:

@@ -3,8 +3,8 @@
 The stream log is separate from the memory store: it holds every comment of every stream
 (for the diary), per-stream counters, the per-viewer queue of work waiting for the
 language model, the viewers' rolling summaries and the diary jobs. The embedded
-implementation is :class:`omoide.store.sqlite.growth.SqliteGrowthStore`; the server one,
-:class:`omoide.store.server.growth.PostgresGrowthStore`.
+implementations are in the growth file (:mod:`omoide.store.sqlite.growth`); the server
+ones, in PostgreSQL (:mod:`omoide.store.server.growth`).
 
 Work is *claimed*: a diary job or a viewer's batch handed to one store object (one
 service instance) is held by it for a lease of :data:`CLAIM_SECONDS`, and other instances
@@ -78,6 +78,12 @@ class StreamStatus:
     started_at: datetime
     last_comment_at: datetime | None
     ended_at: datetime | None
+
+    def threshold_windows(self, diary_every: int) -> list[int]:
+        """Where each diary window not yet queued starts (after comment number ``n``): one
+        for every ``diary_every`` comments past :attr:`diary_through`."""
+        waiting = (self.comment_count - self.diary_through) // diary_every
+        return [self.diary_through + n * diary_every for n in range(waiting)]
 
 
 class DiaryReason(enum.StrEnum):

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from omoide.domain import MetadataValue, Vector, as_utc, check_metadata
+from omoide.domain import Vector, as_utc
 from omoide.errors import BackendError, InvalidInput
+from omoide.metadata import MetadataValue, check_metadata
 from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
 

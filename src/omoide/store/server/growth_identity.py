@@ -1,8 +1,9 @@
 """Identity versions and pending changes, as tables in the server store's PostgreSQL.
 
-:class:`PostgresIdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
-half of :class:`~omoide.store.server.growth.PostgresGrowthStore`, as
-:class:`~omoide.store.sqlite.identity.IdentityTables` is of the embedded one. Profiles and
+:class:`PostgresIdentityTables` implements the identity seams
+(:mod:`omoide.character.identity_store`) beside the server's stream logs
+(:mod:`omoide.store.server.growth`), as :class:`~omoide.store.sqlite.identity.IdentityTables`
+does in the growth file. Profiles and
 diffs are stored as the same JSON text (``json`` keeps it as written) and read back with
 the same decoders, so a rollback restores a profile exactly.
 """
@@ -17,13 +18,12 @@ from omoide.store.records.identity import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
+    change_row,
     change_texts,
     changes_from_json,
-    changes_to_json,
     profile_from_json,
-    profile_to_json,
     refused_from_json,
-    refused_to_json,
+    version_row,
     version_texts,
 )
 from omoide.store.server.database import Connection, Database, execute
@@ -95,7 +95,7 @@ async def _decide(connection: Connection, change: PendingChange) -> None:
 
 
 class PostgresIdentityTables:
-    """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
+    """Implements the identity seams (:mod:`omoide.character.identity_store`) on ``database``."""
 
     def __init__(self, database: Database) -> None:
         self._database = database
@@ -115,16 +115,7 @@ class PostgresIdentityTables:
         self, version: IdentityVersion, *, decided: PendingChange | None = None
     ) -> None:
         v = version
-        row = (
-            v.character_id,
-            v.number,
-            profile_to_json(v.profile),
-            changes_to_json(v.changes),
-            v.reason,
-            utc(v.created_at),
-            v.diary_entry_id,
-            v.change_id,
-        )
+        row = version_row(v, utc)
         try:
             async with self._database.transaction() as connection:
                 await execute(connection, _INSERT_VERSION, row)
@@ -135,19 +126,7 @@ class PostgresIdentityTables:
             raise Conflict(taken) from exc
 
     async def add_change(self, change: PendingChange) -> None:
-        h = change
-        row = (
-            h.id,
-            h.character_id,
-            h.base_version,
-            changes_to_json(h.changes),
-            refused_to_json(h.refused),
-            utc(h.created_at),
-            h.status.value,
-            h.diary_entry_id,
-            None if h.decided_at is None else utc(h.decided_at),
-            h.version,
-        )
+        row = change_row(change, utc)
         async with self._database.transaction() as connection:
             await execute(connection, _INSERT_CHANGE, row)
 

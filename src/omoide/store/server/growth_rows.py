@@ -1,7 +1,7 @@
-"""Reading the growth store's PostgreSQL rows as dictionaries and its values as records.
+"""Reading the growth logs' PostgreSQL rows as dictionaries and their values as records.
 
 Times are ``timestamptz`` and come back in UTC whatever the session's time zone; lists are
-``text[]``. The decoders here are the growth store's own (the memory store's column
+``text[]``. The decoders here are the growth logs' own (the memory store's column
 encodings are :mod:`omoide.store.server.codec`).
 """
 
@@ -14,6 +14,7 @@ from typing import Any
 from psycopg.rows import dict_row
 
 from omoide.domain import as_utc
+from omoide.store.claims import Claimant
 from omoide.store.records.stream import CommentEntry, DiaryJob, DiaryReason, LoggedComment
 from omoide.store.server.database import Connection
 
@@ -94,3 +95,9 @@ def viewer_counts(
         (character_id, viewer, signal, at if signal else None, total)
         for viewer, (signal, total) in sorted(counts.items())
     ]
+
+
+def claim_parameters(claimant: Claimant) -> dict[str, object]:
+    """What a claim is checked and taken with: who, now, and until when."""
+    now, until = claimant.lease()
+    return {"claimant": claimant.id, "now": utc(now), "until": utc(until)}

@@ -1,6 +1,6 @@
-"""The growth store's PostgreSQL tables: their migration and the statements that use them.
+"""The growth logs' PostgreSQL tables: their migration and the statements that use them.
 
-Only text lives here; :class:`~omoide.store.server.growth.PostgresGrowthStore` runs it.
+Only text lives here; :mod:`omoide.store.server.growth` and its sibling logs run it.
 The tables are those of the embedded file (:mod:`omoide.store.sqlite.stream_sql`,
 :mod:`omoide.store.sqlite.identity`) with PostgreSQL types: ``timestamptz`` times,
 ``boolean`` flags, ``text[]`` lists and ``json`` profiles (kept as written, so a rollback

@@ -1,4 +1,5 @@
-"""One viewer's rows in the server growth store: read them all, or delete them all.
+"""One viewer's rows in the server growth logs: read them all, or delete them all
+(:class:`PostgresViewerRows`, the server side of :class:`~omoide.privacy.viewer_data.ViewerLog`).
 
 The PostgreSQL twin of :mod:`omoide.store.sqlite.growth_viewers`: the viewer's comments, the
 facts noted from them, their rolling summary and their work row, read (for an export) or
@@ -15,7 +16,7 @@ from omoide.store.records.stream import (
     ViewerWork,
 )
 from omoide.store.server import growth_sql as sql
-from omoide.store.server.database import Connection, execute, fetch_all
+from omoide.store.server.database import Connection, Database, execute, fetch_all
 from omoide.store.server.growth_rows import comment_from_row, record, records, with_utc
 
 VIEWER_TABLES = ("stream_comments", "stream_facts", "viewer_summaries", "viewer_work")
@@ -51,3 +52,20 @@ async def delete_viewer(connection: Connection, key: tuple[str, str]) -> ViewerS
     for table in VIEWER_TABLES:
         await execute(connection, f"DELETE FROM {table} WHERE {sql.VIEWER_KEY}", key)
     return removed
+
+
+class PostgresViewerRows:
+    """One viewer's rows in ``database``, each call one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Everything the logs keep about the viewer (what :meth:`forget_viewer` removes)."""
+        async with self._database.transaction() as connection:
+            return await read_viewer(connection, (character_id, viewer_id))
+
+    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Delete the viewer's comments, noted facts, summary and work; what was removed."""
+        async with self._database.transaction() as connection:
+            return await delete_viewer(connection, (character_id, viewer_id))

@@ -10,8 +10,9 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
-from omoide.domain import MetadataValue, as_utc, check_metadata
+from omoide.domain import as_utc
 from omoide.errors import InvalidInput
+from omoide.metadata import MetadataValue, check_metadata
 from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
 

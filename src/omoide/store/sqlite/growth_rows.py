@@ -12,6 +12,8 @@ from typing import Any
 import apsw
 
 from omoide.domain import as_utc
+from omoide.store.claims import Claimant
+from omoide.store.records.stream import DiaryJob, DiaryReason
 
 
 def time_text(moment: datetime) -> str:
@@ -48,3 +50,13 @@ def one(
 ) -> dict[str, Any] | None:
     found = rows(c, sql, parameters)
     return found[0] if found else None
+
+
+def job_from_row(row: dict[str, Any]) -> DiaryJob:
+    return DiaryJob(**with_times(row, "created_at") | {"reason": DiaryReason(row["reason"])})
+
+
+def claim_parameters(claimant: Claimant) -> dict[str, Any]:
+    """What a claim is checked and taken with: who, now, and until when."""
+    now, until = claimant.lease()
+    return {"claimant": claimant.id, "now": time_text(now), "until": time_text(until)}

@@ -1,8 +1,8 @@
-"""One viewer's rows in the growth store's SQLite file: read them all, or delete them all.
+"""One viewer's rows in the growth file: read them all, or delete them all.
 
-What :meth:`~omoide.store.sqlite.growth.SqliteGrowthStore.viewer_data` exports and
-:meth:`~omoide.store.sqlite.growth.SqliteGrowthStore.forget_viewer` removes: the viewer's
-comments, the facts noted from them, their rolling summary and their work row. The file's
+What :meth:`SqliteViewerRows.viewer_data` exports and :meth:`SqliteViewerRows.forget_viewer`
+removes (the stream logs' side of :class:`~omoide.privacy.viewer_data.ViewerLog`): the
+viewer's comments, the facts noted from them, their rolling summary and their work row. The file's
 connection deletes securely (``PRAGMA secure_delete``), and a checkpoint empties the
 write-ahead log afterwards, so the words leave the files too.
 """
@@ -23,6 +23,7 @@ from omoide.store.records.stream import (
     ViewerWork,
 )
 from omoide.store.sqlite import growth_rows as db
+from omoide.store.sqlite.connection import Database
 from omoide.store.sqlite.stream_sql import COMMENT_COLUMNS, SUMMARY_FIELDS, VIEWER_KEY
 
 VIEWER_TABLES = ("stream_comments", "stream_facts", "viewer_summaries", "viewer_work")
@@ -70,3 +71,18 @@ def delete_viewer(c: apsw.Connection, key: tuple[str, str]) -> ViewerStreamData:
     for table in VIEWER_TABLES:
         c.execute(f"DELETE FROM {table} WHERE {VIEWER_KEY}", key)
     return removed
+
+
+class SqliteViewerRows:
+    """One viewer's rows in the growth file, each call one transaction."""
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+
+    async def viewer_data(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Everything the logs keep about the viewer (what :meth:`forget_viewer` removes)."""
+        return await self._database.write(lambda c: read_viewer(c, (character_id, viewer_id)))
+
+    async def forget_viewer(self, character_id: str, viewer_id: str) -> ViewerStreamData:
+        """Delete the viewer's comments, noted facts, summary and work; what was removed."""
+        return await self._database.write(lambda c: delete_viewer(c, (character_id, viewer_id)))

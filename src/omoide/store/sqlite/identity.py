@@ -1,9 +1,9 @@
-"""Identity versions and pending changes, as tables in the growth store's SQLite file.
+"""Identity versions and pending changes, as tables in the growth file (``growth.sqlite3``).
 
-:class:`IdentityTables` is the :class:`~omoide.character.identity_store.IdentityStore`
-half of :class:`~omoide.store.sqlite.growth.SqliteGrowthStore`, which holds one and
-delegates to it; both run their work on the same
-:class:`~omoide.store.sqlite.connection.Database`.
+:class:`IdentityTables` implements the identity seams
+(:mod:`omoide.character.identity_store`) on the growth file's
+:class:`~omoide.store.sqlite.connection.Database`, beside the stream logs
+(:mod:`omoide.store.sqlite.growth`).
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from omoide.store.records.identity import (
     ChangeStatus,
     IdentityVersion,
     PendingChange,
+    change_row,
     change_texts,
     changes_from_json,
-    changes_to_json,
     profile_from_json,
-    profile_to_json,
     refused_from_json,
-    refused_to_json,
+    version_row,
     version_texts,
 )
 from omoide.store.sqlite import growth_rows as db
@@ -59,7 +58,7 @@ def _change(row: dict[str, Any]) -> PendingChange:
 
 
 class IdentityTables:
-    """Implements :class:`~omoide.character.identity_store.IdentityStore` on ``database``."""
+    """Implements the identity seams (:mod:`omoide.character.identity_store`) on ``database``."""
 
     def __init__(self, database: Database) -> None:
         self._database = database
@@ -78,16 +77,7 @@ class IdentityTables:
         self, version: IdentityVersion, *, decided: PendingChange | None = None
     ) -> None:
         v = version
-        row = (
-            v.character_id,
-            v.number,
-            profile_to_json(v.profile),
-            changes_to_json(v.changes),
-            v.reason,
-            db.time_text(v.created_at),
-            v.diary_entry_id,
-            v.change_id,
-        )
+        row = version_row(v, db.time_text)
 
         def write(c: apsw.Connection) -> None:
             try:
@@ -101,19 +91,7 @@ class IdentityTables:
         await self._database.write(write)
 
     async def add_change(self, change: PendingChange) -> None:
-        h = change
-        row = (
-            h.id,
-            h.character_id,
-            h.base_version,
-            changes_to_json(h.changes),
-            refused_to_json(h.refused),
-            db.time_text(h.created_at),
-            h.status.value,
-            h.diary_entry_id,
-            None if h.decided_at is None else db.time_text(h.decided_at),
-            h.version,
-        )
+        row = change_row(change, db.time_text)
         await self._database.write(lambda c: c.execute(_INSERT_CHANGE, row))
 
     async def get_change(self, character_id: str, change_id: str) -> PendingChange:

@@ -1,6 +1,6 @@
-"""The stream tables of the growth store: their schema and the SQL statements that use them.
+"""The stream tables of the growth file: their schema and the SQL statements that use them.
 
-Only text lives here; :class:`~omoide.store.sqlite.growth.SqliteGrowthStore` runs it.
+Only text lives here; :mod:`omoide.store.sqlite.growth` and its sibling logs run it.
 Parameters are always bound (``?``); the ``{...}`` pieces are constant column lists.
 """
 
