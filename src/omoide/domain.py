@@ -13,9 +13,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from omoide.errors import InvalidInput
 from omoide.metadata import Metadata, MetadataValue, check_metadata
@@ -27,10 +25,28 @@ FUTURE_TOLERANCE = timedelta(minutes=5)
 """How far after the clock's now a turn may be dated (clocks drift; the future is refused)."""
 MAX_TOPICS = 32
 
-Vector = NDArray[np.float32]
-"""One embedding: a 1-d float32 array."""
-Matrix = NDArray[np.float32]
-"""Several embeddings, one per row."""
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    Vector = NDArray[np.float32]
+    """One embedding: a 1-d float32 array."""
+    Matrix = NDArray[np.float32]
+    """Several embeddings, one per row."""
+
+
+def __getattr__(name: str) -> Any:
+    """``Vector`` and ``Matrix`` at run time, made when first asked for: code that only
+    reads records (the CLI's read commands) does not import numpy."""
+    if name in ("Vector", "Matrix"):
+        import numpy as np
+        from numpy.typing import NDArray
+
+        alias = NDArray[np.float32]
+        globals()[name] = alias
+        return alias
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 
 def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:

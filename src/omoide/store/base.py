@@ -21,18 +21,15 @@ vectors of another model or dimension (:class:`~omoide.errors.Conflict`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from omoide.domain import (
-    EmotionRecord,
-    Episode,
-    Fact,
-    FactCategory,
-    Matrix,
-    Scope,
-    Vector,
-)
+from omoide.domain import EmotionRecord, Episode, Fact, FactCategory, Scope
+
+if TYPE_CHECKING:
+    from omoide.domain import Matrix, Vector
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 Item = TypeVar("Item", bound=Episode | Fact)
 

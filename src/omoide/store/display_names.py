@@ -10,14 +10,17 @@ ignore case the same way for every script.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from typing import TYPE_CHECKING
 
 from omoide.domain import Scope, check_identifier
 from omoide.errors import InvalidInput
 from omoide.store.base import TurnWrite
 from omoide.text_rules import check_text
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
 
 
 @dataclass(frozen=True, slots=True)

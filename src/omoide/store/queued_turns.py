@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from omoide.domain import Scope, TurnInput, TurnState
 from omoide.errors import InvalidInput
 from omoide.text_rules import without_refused
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 logger = logging.getLogger(__name__)
 _UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, InvalidInput)

@@ -3,12 +3,15 @@ write makes; shared by both stores, which differ only in how they encode a value
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from typing import TYPE_CHECKING
 
 from omoide.domain import Episode, Fact, Scope, check_identifier
 from omoide.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from datetime import datetime
 
 
 @dataclass(frozen=True, slots=True)

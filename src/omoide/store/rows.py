@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from omoide.domain import (
     EmotionRecord,
@@ -30,6 +29,9 @@ from omoide.domain import (
     TrustState,
 )
 from omoide.metadata import MetadataValue
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 Row = Sequence[Any]
 

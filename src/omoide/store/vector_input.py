@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING
 
-from omoide.domain import Vector
 from omoide.errors import Conflict, InvalidInput
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from omoide.domain import Vector
 
 
 def checked_vector(vector: Vector, *, model_name: str, dimensions: int) -> NDArray[np.float32]:
     """``vector`` as float32, refused unless it is 1-d, finite, not all zeros, and has the
     dimensions of the store's model (a different size means a different model: Conflict)."""
+    import numpy as np
+
     try:
         array = np.asarray(vector, dtype=np.float32)
     except (TypeError, ValueError) as exc:

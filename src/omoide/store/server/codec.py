@@ -12,15 +12,18 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from omoide.domain import Vector, as_utc
+from omoide.domain import as_utc
 from omoide.errors import BackendError, InvalidInput
 from omoide.metadata import MetadataValue, check_metadata
 from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
+
+if TYPE_CHECKING:
+    from omoide.domain import Vector
 
 VECTOR_DTYPE = np.dtype("<f4")
 

@@ -7,13 +7,17 @@ embedded store.
 
 from __future__ import annotations
 
-from omoide.domain import Vector
+from typing import TYPE_CHECKING
+
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EmbeddingInfo
 from omoide.store.server.codec import encode_vector
 from omoide.store.server.database import Database, execute, fetch_all
 from omoide.store.server.schema import MIGRATION_LOCK
 from omoide.store.vector_input import checked_vector
+
+if TYPE_CHECKING:
+    from omoide.domain import Vector
 
 MAX_DIMENSIONS = 65536
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import numpy as np
 
-from omoide.domain import Episode, Fact, Scope, Vector
+from omoide.domain import Episode, Fact, Scope
 from omoide.store.base import EpisodeFilter, FactFilter, Hit
 from omoide.store.keywords import analyze_query
 from omoide.store.server.database import Database
@@ -25,6 +25,9 @@ from omoide.store.server.sqlite_source import (
     SourceScope,
     scope_counts,
 )
+
+if TYPE_CHECKING:
+    from omoide.domain import Vector
 
 Item = TypeVar("Item", Episode, Fact)
 TOP = 10

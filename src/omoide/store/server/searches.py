@@ -9,9 +9,9 @@ fields changed, even while Qdrant lags behind the records.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from omoide.domain import Episode, Fact, Scope, Vector
+from omoide.domain import Episode, Fact, Scope
 from omoide.store.base import Hit
 from omoide.store.server.codec import decode_vector
 from omoide.store.server.database import Connection
@@ -27,6 +27,9 @@ from omoide.store.sqlite.arguments import (
     check_scope,
     check_text,
 )
+
+if TYPE_CHECKING:
+    from omoide.domain import Vector
 
 Item = TypeVar("Item", Episode, Fact)
 Fetch = Callable[[Connection, int, Sequence[int], Conditions], Awaitable[dict[int, Item]]]

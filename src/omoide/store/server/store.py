@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from omoide.domain import (
     DisplayName,
@@ -22,7 +23,6 @@ from omoide.domain import (
     Scope,
     ScopeExport,
     Tombstone,
-    Vector,
     ViewerSummary,
     check_identifier,
 )
@@ -52,6 +52,9 @@ from omoide.store.sqlite.arguments import (
     check_scope,
     check_text,
 )
+
+if TYPE_CHECKING:
+    from omoide.domain import Vector
 
 
 class ServerMemoryStore:

@@ -8,14 +8,17 @@ rows and vectors together.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
+from typing import TYPE_CHECKING
 
 from omoide.domain import Episode, Scope, check_identifier
 from omoide.store.sqlite import episodes, viewers
 from omoide.store.sqlite.arguments import check_count, check_reason, check_text
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.scoped import ScopedDatabase
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
 
 
 class ArchiveMaintenance(ScopedDatabase):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from omoide.domain import Scope
 from omoide.errors import InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.sqlite.filters import episode_record_conditions, fact_record_conditions
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 MAX_NEIGHBOURS = 4096  # vec0 refuses a larger k
 MAX_REASON_LENGTH = 1000

@@ -8,14 +8,18 @@ the same way; the row format is :func:`~omoide.store.records.character_state.sta
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import apsw
-
-from omoide.domain import Scope
 from omoide.errors import BackendError, InvalidInput
 from omoide.store.records.character_state import CharacterState, state_from_json, state_to_json
 from omoide.store.sqlite.files import Migration, open_sqlite_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import apsw
+
+    from omoide.domain import Scope
 
 
 def create_states_table(connection: apsw.Connection) -> None:

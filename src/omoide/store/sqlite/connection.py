@@ -8,17 +8,20 @@ Blocking work never runs on the event loop: it is handed to anyio's worker threa
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import queue
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import anyio.to_thread
 import apsw
-import sqlite_vec
 
 from omoide.errors import BackendError, BackendUnavailable, Conflict, InvalidInput, OmoideError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Result = TypeVar("Result")
 Work = Callable[[apsw.Connection], Result]
@@ -27,6 +30,16 @@ Row = tuple[Any, ...]
 
 BUSY_TIMEOUT_MILLISECONDS = 10_000
 DEFAULT_READERS = 2
+
+
+def _vec_extension_path() -> str:
+    """Where the sqlite-vec package keeps its loadable extension (``sqlite_vec.loadable_path``
+    without importing the package, whose ``__init__`` imports numpy: a read that loads no
+    vector should not pay for it)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise BackendUnavailable("the sqlite-vec package is not installed")
+    return os.path.normpath(os.path.join(spec.submodule_search_locations[0], "vec0"))
 
 
 def open_connection(
@@ -39,7 +52,7 @@ def open_connection(
         connection.setbusytimeout(BUSY_TIMEOUT_MILLISECONDS)
         if vectors:
             connection.enable_load_extension(True)
-            connection.load_extension(sqlite_vec.loadable_path())
+            connection.load_extension(_vec_extension_path())
             connection.enable_load_extension(False)
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import datetime
+from typing import TYPE_CHECKING
 
 import apsw
 
-from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, Vector, check_identifier
+from omoide.domain import EmotionRecord, Episode, MemoryKind, Scope, check_identifier
 from omoide.errors import InvalidInput, NotFound
 from omoide.store.base import EpisodeFilter, Hit, TurnWrite
 from omoide.store.record_fields import episode_field_values
@@ -25,7 +24,13 @@ from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_on
 from omoide.store.sqlite.filters import episode_record_conditions, episode_vector_conditions
 from omoide.store.sqlite.scopes import ensure_scope_id
 from omoide.store.sqlite.tombstones import write_tombstones
-from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+
+    from omoide.domain import Vector
+    from omoide.store.sqlite.vectors import VectorSpace
 
 _FROM_EPISODES = "FROM episodes e JOIN scopes s ON s.id = e.scope_id"
 

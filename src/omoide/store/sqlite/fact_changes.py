@@ -8,12 +8,8 @@ stored exactly as the single-change method would store it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import apsw
-import numpy as np
-
-from omoide.domain import Fact, Scope, Vector
 from omoide.errors import BackendError, InvalidInput, NotFound
 from omoide.store.base import (
     CurrentFacts,
@@ -28,7 +24,14 @@ from omoide.store.sqlite.codec import FACT_COLUMNS, fact_from_row
 from omoide.store.sqlite.connection import fetch_all
 from omoide.store.sqlite.filters import fact_record_conditions
 from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
-from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import apsw
+
+    from omoide.domain import Fact, Scope, Vector
+    from omoide.store.sqlite.vectors import VectorSpace
 
 _CURRENT = fact_record_conditions(FactFilter())
 
@@ -37,6 +40,8 @@ def current_facts(
     connection: apsw.Connection, space: VectorSpace, scopes: Sequence[Scope], limit: int
 ) -> dict[Scope, CurrentFacts | None]:
     """Each scope's current facts, oldest first, with their vectors; None past ``limit``."""
+    import numpy as np
+
     found: dict[Scope, CurrentFacts | None] = {}
     for scope in dict.fromkeys(scopes):
         scope_id = find_scope_id(connection, scope)
@@ -50,6 +55,8 @@ def current_facts(
 def _scope_facts(
     connection: apsw.Connection, space: VectorSpace, scope_id: int, limit: int
 ) -> CurrentFacts | None:
+    import numpy as np
+
     rows = fetch_all(
         connection,
         f"SELECT {FACT_COLUMNS}, f.internal_id FROM facts f JOIN scopes s ON s.id = f.scope_id "
@@ -65,6 +72,8 @@ def _scope_facts(
 
 
 def _stored_vector(connection: apsw.Connection, space: VectorSpace, internal_id: int) -> Vector:
+    import numpy as np
+
     rows = fetch_all(
         connection, f"SELECT embedding FROM {space.fact_table} WHERE rowid = ?", (internal_id,)
     )

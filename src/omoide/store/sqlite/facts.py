@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Sequence
-from datetime import datetime
+from typing import TYPE_CHECKING
 
 import apsw
 
-from omoide.domain import Fact, MemoryKind, Scope, Vector, check_identifier
+from omoide.domain import Fact, MemoryKind, Scope, check_identifier
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.store.base import FactFilter, FactWrite, Hit
 from omoide.store.record_fields import check_fact_scope, fact_field_values
@@ -28,7 +27,13 @@ from omoide.store.sqlite.connection import constraint_error, fetch_all, fetch_on
 from omoide.store.sqlite.filters import fact_record_conditions, fact_vector_conditions
 from omoide.store.sqlite.scopes import character_scopes
 from omoide.store.sqlite.tombstones import write_fact_digests, write_tombstones
-from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+
+    from omoide.domain import Vector
+    from omoide.store.sqlite.vectors import VectorSpace
 
 _FROM_FACTS = "FROM facts f JOIN scopes s ON s.id = f.scope_id"
 _FACT_FIELDS = (

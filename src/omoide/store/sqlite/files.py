@@ -17,13 +17,10 @@ shipped, add a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path
-
-import apsw
+from typing import TYPE_CHECKING
 
 from omoide.errors import BackendError, ConfigError
 from omoide.store.sqlite.codec import to_micros
@@ -34,6 +31,12 @@ from omoide.store.sqlite.connection import (
     open_connections,
     run_in_transaction,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+
+    import apsw
 
 
 @dataclass(frozen=True, slots=True)

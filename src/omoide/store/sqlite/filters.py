@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from omoide.domain import FactCategory, TrustState, check_unit_interval
 from omoide.errors import InvalidInput
-from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.sqlite.codec import optional_micros
+
+if TYPE_CHECKING:
+    from omoide.store.base import EpisodeFilter, FactFilter
 
 
 @dataclass(frozen=True, slots=True)

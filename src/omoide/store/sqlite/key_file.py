@@ -13,16 +13,18 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio.to_thread
 
 from omoide.domain import as_utc
 from omoide.errors import ConfigError, InvalidInput
 from omoide.store.records.keys import ApiKey, NewKey, check_characters, missing_key, new_key
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from pathlib import Path
 
 KEY_FILE_NAME: Final = "keys.json"
 FILE_FORMAT_VERSION: Final = 1

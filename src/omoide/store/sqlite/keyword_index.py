@@ -19,12 +19,14 @@ with the record tables (``internal_id``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
-from typing import Literal
-
-import apsw
+from typing import TYPE_CHECKING, Literal
 
 from omoide.store.keywords import analyze_document, analyze_query
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    import apsw
 
 KeywordTable = Literal["episode_keywords", "fact_keywords"]
 

@@ -9,14 +9,18 @@ they are created when a model is first bound to the store (see ``vectors.py``).
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio.to_thread
-import apsw
 
 from omoide.store.sqlite import keyword_index
 from omoide.store.sqlite.connection import DEFAULT_READERS, Database, fetch_all
 from omoide.store.sqlite.files import Migration, migrated_connections
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import apsw
 
 CORE_SCHEMA = """
     CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;

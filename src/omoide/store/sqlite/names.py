@@ -3,15 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import apsw
+from typing import TYPE_CHECKING
 
 from omoide.domain import DisplayName
-from omoide.store.display_names import NameSighting
 from omoide.store.sqlite.codec import from_micros, to_micros
 from omoide.store.sqlite.connection import fetch_all
 from omoide.store.sqlite.scopes import ensure_scope_id
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import apsw
+
+    from omoide.store.display_names import NameSighting
 
 _RECORD = """
     INSERT INTO display_names (scope_id, name, folded, first_seen_at, last_seen_at)

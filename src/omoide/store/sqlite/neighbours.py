@@ -7,16 +7,20 @@ SQLite walk the index from the anchor's time and stop at the first admitted epis
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import apsw
-
-from omoide.domain import Episode
-from omoide.store.base import EpisodeFilter
 from omoide.store.rows import EPISODE_COLUMNS
 from omoide.store.sqlite.codec import episode_from_row
 from omoide.store.sqlite.connection import fetch_all, fetch_one
 from omoide.store.sqlite.filters import episode_record_conditions
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import apsw
+
+    from omoide.domain import Episode
+    from omoide.store.base import EpisodeFilter
 
 _FROM = "FROM episodes e JOIN scopes s ON s.id = e.scope_id"
 _BEFORE = (

@@ -16,12 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-import apsw
-import numpy as np
-
-from omoide.domain import Episode, Matrix
+from omoide.domain import Episode
 from omoide.errors import BackendError, InvalidInput
 from omoide.store.base import EmbeddingInfo
 from omoide.store.rows import EPISODE_COLUMNS
@@ -30,6 +27,11 @@ from omoide.store.sqlite.codec import episode_from_row
 from omoide.store.sqlite.connection import Database, fetch_all, fetch_one
 from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    import apsw
+
+    from omoide.domain import Matrix
 
 EpisodeText = Callable[[Episode], str]
 Pending = list[tuple[int, str]]
@@ -186,6 +188,8 @@ async def _fill(
 
 
 def _check_matrix(matrix: Matrix, count: int, space: VectorSpace) -> list[bytes]:
+    import numpy as np
+
     array = np.asarray(matrix, dtype=np.float32)
     if array.shape != (count, space.dimensions):
         raise BackendError(

@@ -7,17 +7,19 @@ written has no id, and then reads answer ``otherwise()`` without touching any ta
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import apsw
 
-from omoide.domain import Scope
 from omoide.errors import NotFound
-from omoide.store.base import EmbeddingInfo
 from omoide.store.sqlite.arguments import check_scope
 from omoide.store.sqlite.connection import Database, truncate_wal
 from omoide.store.sqlite.scopes import ensure_scope_id, find_scope_id
-from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    from omoide.domain import Scope
+    from omoide.store.base import EmbeddingInfo
+    from omoide.store.sqlite.vectors import VectorSpace
 
 Result = TypeVar("Result")
 ScopedWork = Callable[[apsw.Connection, int], Result]

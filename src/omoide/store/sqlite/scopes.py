@@ -8,10 +8,13 @@ them), so a scope id, once committed, is valid for the life of the file.
 
 from __future__ import annotations
 
-import apsw
+from typing import TYPE_CHECKING
 
 from omoide.domain import Scope, check_identifier
 from omoide.store.sqlite.connection import fetch_all, fetch_one
+
+if TYPE_CHECKING:
+    import apsw
 
 _FIND_SCOPE = "SELECT id FROM scopes WHERE character_id = ? AND user_id IS ?"
 _INSERT_SCOPE = "INSERT INTO scopes (character_id, user_id) VALUES (?, ?) RETURNING id"

@@ -6,12 +6,10 @@ records, FTS5 rows and vec0 rows together: all of it commits or none of it does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
-import apsw
 
 from omoide.domain import (
     DisplayName,
@@ -23,20 +21,10 @@ from omoide.domain import (
     Scope,
     ScopeExport,
     Tombstone,
-    Vector,
     ViewerSummary,
     check_identifier,
 )
 from omoide.errors import InvalidInput
-from omoide.store.base import (
-    CurrentFacts,
-    EmbeddingInfo,
-    EpisodeFilter,
-    FactChangeWrite,
-    FactFilter,
-    Hit,
-    TurnWrite,
-)
 from omoide.store.display_names import name_sightings
 from omoide.store.sqlite import episodes, fact_changes, facts, names, neighbours, viewers
 from omoide.store.sqlite.archive import ArchiveMaintenance
@@ -56,6 +44,23 @@ from omoide.store.sqlite.migrations import open_memory_database
 from omoide.store.sqlite.scoped import nothing_found
 from omoide.store.sqlite.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+
+    import apsw
+
+    from omoide.domain import Vector
+    from omoide.store.base import (
+        CurrentFacts,
+        EmbeddingInfo,
+        EpisodeFilter,
+        FactChangeWrite,
+        FactFilter,
+        Hit,
+        TurnWrite,
+    )
 
 
 class SqliteMemoryStore(ArchiveMaintenance):

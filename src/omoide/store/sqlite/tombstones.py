@@ -8,15 +8,18 @@ cannot be read back as text, are never exported, and go when the scope is forgot
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import datetime
-
-import apsw
+from typing import TYPE_CHECKING
 
 from omoide.domain import MemoryKind, Scope, Tombstone, as_utc
 from omoide.store.rows import TOMBSTONE_COLUMNS
 from omoide.store.sqlite.codec import to_micros, tombstone_from_row
 from omoide.store.sqlite.connection import fetch_all
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+
+    import apsw
 
 
 def write_tombstones(

@@ -9,17 +9,21 @@ PostgreSQL.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import apsw
-
-from omoide.clock import Clock
 from omoide.domain import Scope, TurnInput, as_utc, new_id
 from omoide.store.queued_turns import QueuedTurn, readable_turns, take_readable, turn_to_json
 from omoide.store.sqlite.files import Migration, open_sqlite_file
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from datetime import datetime
+    from pathlib import Path
+
+    import apsw
+
+    from omoide.clock import Clock
 
 MAX_ERROR_CHARS = 2000
 

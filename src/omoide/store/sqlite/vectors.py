@@ -15,15 +15,19 @@ behind the choice are in ``docs/store.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import apsw
-
-from omoide.domain import Vector
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.base import EmbeddingInfo
 from omoide.store.sqlite.connection import fetch_one
 from omoide.store.vector_input import checked_vector
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import apsw
+
+    from omoide.domain import Vector
 
 CHUNK_SIZE = 8
 MAX_DIMENSIONS = 8192

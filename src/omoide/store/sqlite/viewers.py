@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import datetime
-from typing import Literal
-
-import apsw
+from typing import TYPE_CHECKING, Literal
 
 from omoide.domain import (
     Episode,
@@ -37,7 +34,13 @@ from omoide.store.sqlite.tombstones import (
     list_tombstones,
     write_tombstones,
 )
-from omoide.store.sqlite.vectors import VectorSpace
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    import apsw
+
+    from omoide.store.sqlite.vectors import VectorSpace
 
 
 def _ids(
