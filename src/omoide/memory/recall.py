@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
@@ -36,7 +36,7 @@ from omoide.memory.reinforce import DUE_FLUSH, RecallRecording, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import ViewerProfile, build_profile
-from omoide.store.base import EpisodeFilter, FactFilter, Hit
+from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
 from omoide.store.keywords import analyze_query
 
 logger = logging.getLogger(__name__)
@@ -44,41 +44,19 @@ logger = logging.getLogger(__name__)
 Item = TypeVar("Item", bound=Episode | Fact)
 
 
-class EpisodeSearch(Protocol):
-    """How recall finds episodes and the feelings around them (a memory store)."""
+class ReplyReading(Protocol):
+    """How recall reads what a message calls up (a memory store)."""
 
-    async def search_episode_vectors(
-        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
-
-    async def search_episode_keywords(
-        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
+    async def read_for_reply(self, scope: Scope, reads: ReplyReads) -> ReplyFound: ...
 
     async def episode_neighbours(
         self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
     ) -> dict[str, tuple[Episode, ...]]: ...
 
-    async def list_emotions(
-        self, scope: Scope, *, since: datetime, until: datetime
-    ) -> list[EmotionRecord]: ...
-
-
-class FactSearch(Protocol):
-    """How recall finds facts (a memory store)."""
-
-    async def search_fact_vectors(
-        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
-    async def search_fact_keywords(
-        self, scope: Scope, text: str, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
 
 
-class MemorySearch(EpisodeSearch, FactSearch, RecallRecording, Protocol):
+class MemorySearch(ReplyReading, RecallRecording, Protocol):
     """What recall reads, and where it records what it recalled (a memory store)."""
 
 
@@ -119,6 +97,20 @@ def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
         if not fact.is_current
         for source in fact.source_episode_ids
         if source not in current
+    )
+
+
+def _joined(parts: Sequence[ReplyFound], with_profile: bool) -> _Found:
+    """The parts read for one message, as one finding."""
+    every = [fact for part in parts for fact in part.facts]
+    return _Found(
+        episode_vector=[hit for part in parts for hit in part.episode_vector],
+        episode_keyword=[hit for part in parts for hit in part.episode_keyword],
+        fact_vector=[hit for part in parts for hit in part.fact_vector],
+        fact_keyword=[hit for part in parts for hit in part.fact_keyword],
+        emotions=[record for part in parts for record in part.emotions],
+        current_facts=[fact for fact in every if fact.is_current],
+        outdated=outdated_sources(every) if with_profile else frozenset(),
     )
 
 
@@ -300,49 +292,36 @@ class Recaller:
         """Both searches (``words`` for the keyword one), the emotions and, for the
         prompt, the current facts; ``wanted`` is (search at all, read the profile)."""
         searched, with_profile = wanted
-        found = _Found([], [], [], [], [], [])
         recall = self._config.recall
-        facts_where = FactFilter()
+        limits = ReplyReads(
+            episodes_where=episodes_where,
+            episode_limit=recall.episode_candidates,
+            fact_limit=recall.fact_candidates,
+        )
+        since = now - timedelta(days=recall.emotion_days)
+        besides = replace(  # what needs no query vector: read while the query is embedded
+            limits,
+            words=words if searched and words.strip() else None,
+            emotions_between=(since, now),
+            facts_listed=_EVERY_FACT if with_profile else None,
+        )
+        parts: list[ReplyFound] = []
 
-        async def by_vector() -> None:
+        async def read(reads: ReplyReads) -> None:
+            parts.append(await self._store.read_for_reply(scope, reads))
+
+        async def by_meaning() -> None:
             vector: Vector = await self._embedder.embed_query(query)
-            found.episode_vector = await self._store.search_episode_vectors(
-                scope, vector, where=episodes_where, limit=recall.episode_candidates
-            )
-            found.fact_vector = await self._store.search_fact_vectors(
-                scope, vector, where=facts_where, limit=recall.fact_candidates
-            )
-
-        async def by_keywords() -> None:
-            if not words.strip():
-                return
-            found.episode_keyword = await self._store.search_episode_keywords(
-                scope, words, where=episodes_where, limit=recall.episode_candidates
-            )
-            found.fact_keyword = await self._store.search_fact_keywords(
-                scope, words, where=facts_where, limit=recall.fact_candidates
-            )
-
-        async def emotions() -> None:
-            since = now - timedelta(days=recall.emotion_days)
-            found.emotions = await self._store.list_emotions(scope, since=since, until=now)
-
-        async def profile() -> None:
-            every = await self._store.list_facts(scope, where=_EVERY_FACT)
-            found.current_facts = [fact for fact in every if fact.is_current]
-            found.outdated = outdated_sources(every)
+            await read(replace(limits, vector=vector))
 
         try:
             async with anyio.create_task_group() as group:
-                group.start_soon(emotions)
-                if with_profile:
-                    group.start_soon(profile)
+                group.start_soon(read, besides)
                 if searched:
-                    group.start_soon(by_vector)
-                    group.start_soon(by_keywords)
+                    group.start_soon(by_meaning)
         except ExceptionGroup as failures:
             raise first_omoide_error(failures) from failures
-        return found
+        return _joined(parts, with_profile)
 
     def _rank(
         self,
