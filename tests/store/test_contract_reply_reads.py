@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 
 import numpy as np
 import pytest
 
-from omoide.domain import Scope
+from omoide.domain import Episode, Fact, Scope
 from omoide.errors import InvalidInput
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore, ReplyReads
 from tests.store.builders import (
@@ -55,7 +56,7 @@ async def filled(store: MemoryStore) -> MemoryStore:
     return store
 
 
-def scored(hits: list[Hit[object]]) -> list[tuple[object, float]]:
+def scored(hits: Sequence[Hit[Episode] | Hit[Fact]]) -> list[tuple[Episode | Fact, float]]:
     return [(hit.item, round(hit.score, 4)) for hit in hits]
 
 
@@ -95,8 +96,8 @@ async def test_every_part_answers_as_its_own_method(store: MemoryStore) -> None:
     assert found.episode_keyword
     assert [record.id for record in found.emotions] == [f"minjun-m{i}" for i in range(4)]
     assert {item.id for item in found.facts} == {f"minjun-f{i}" for i in range(5)} | {"new"}
-    everything = [*found.episode_vector, *found.episode_keyword, *found.fact_vector]
-    assert all(hit.item.scope == VIEWER for hit in everything)
+    everything = [*scored(found.episode_vector), *scored(found.fact_vector)]
+    assert all(item.scope == VIEWER for item, _score in everything)
 
 
 async def test_parts_not_asked_for_stay_empty(store: MemoryStore) -> None:
@@ -110,8 +111,10 @@ async def test_parts_not_asked_for_stay_empty(store: MemoryStore) -> None:
     )
 
     assert only_words.episode_keyword and only_words.fact_keyword
-    assert only_words.episode_vector == only_words.fact_vector == []
-    assert only_words.emotions == only_words.facts == []
+    assert only_words.episode_vector == []
+    assert only_words.fact_vector == []
+    assert only_words.emotions == []
+    assert only_words.facts == []
     assert nothing == type(nothing)()
 
 
@@ -138,7 +141,12 @@ async def test_a_scope_never_written_finds_nothing(store: MemoryStore) -> None:
 @pytest.mark.parametrize(
     "reads",
     [
-        ReplyReads(episodes_where=WHERE, episode_limit=3, fact_limit=2, vector=np.zeros(8)),
+        ReplyReads(
+            episodes_where=WHERE,
+            episode_limit=3,
+            fact_limit=2,
+            vector=np.zeros(8, dtype=np.float32),
+        ),
         ReplyReads(episodes_where=WHERE, episode_limit=-1, fact_limit=2, words=QUERY),
         ReplyReads(
             episodes_where=WHERE,
