@@ -13,6 +13,7 @@ from typing import Protocol
 import anyio
 
 from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector
+from omoide.errors import OmoideError
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
 
 
@@ -44,7 +45,7 @@ class SingleReads(Protocol):
 
 async def read_concurrently(store: SingleReads, scope: Scope, reads: ReplyReads) -> ReplyFound:
     """Every read ``reads`` asks for, each by its own method, all at once. A failing part
-    raises its own error (the first, if several fail), not a group."""
+    raises its own error (the first of ours, if several fail), not a group."""
     found = ReplyFound()
 
     async def by_meaning(vector: Vector) -> None:
@@ -99,5 +100,10 @@ async def read_concurrently(store: SingleReads, scope: Scope, reads: ReplyReads)
 
 
 def _first(failures: BaseExceptionGroup[BaseException]) -> BaseException:
-    first = failures.exceptions[0]
-    return _first(first) if isinstance(first, BaseExceptionGroup) else first
+    """The first of our own errors among the failures (the group itself if none)."""
+    for failure in failures.exceptions:
+        if isinstance(failure, BaseExceptionGroup):
+            failure = _first(failure)
+        if isinstance(failure, OmoideError):
+            return failure
+    return failures
