@@ -41,7 +41,7 @@ from omoide.domain import Scope, Vector
 from omoide.embed.base import Embedder
 from omoide.memory.config import RecallConfig
 from omoide.memory.recall import Recollection
-from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter
+from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, ReplyReads
 from omoide.wiring import Omoide, build
 from omoide.wiring.storage import MemoryBackend
 
@@ -292,7 +292,8 @@ async def _store_calls(
 def reply_store_calls(
     store: MemoryBackend, scope: Scope, text: str, vector: Vector, now: datetime
 ) -> dict[str, Callable[[], Awaitable[object]]]:
-    """The store calls ``Recaller`` makes for one message, with its default limits."""
+    """The store calls ``Recaller`` makes for one message, with its default limits: the
+    two ``read_for_reply`` calls it makes, and each single-purpose read they are made of."""
     recall = RecallConfig()
     episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
     episodes = recall.episode_candidates
@@ -312,4 +313,19 @@ def reply_store_calls(
             store.search_fact_keywords, scope, text, where=FactFilter(), limit=facts
         ),
         "emotions": partial(store.list_emotions, scope, since=since, until=now),
+        "reply_reads_words": partial(
+            store.read_for_reply,
+            scope,
+            ReplyReads(
+                episodes_where,
+                episodes,
+                facts,
+                words=text,
+                emotions_between=(since, now),
+                facts_listed=FactFilter(include_inactive=True),
+            ),
+        ),
+        "reply_reads_meaning": partial(
+            store.read_for_reply, scope, ReplyReads(episodes_where, episodes, facts, vector=vector)
+        ),
     }

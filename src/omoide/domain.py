@@ -48,7 +48,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-
 def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
     """Return ``moment`` in UTC; naive datetimes are refused, never guessed."""
     if moment.tzinfo is None or moment.utcoffset() is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Final
 
 from omoide.injection import looks_like_instruction
@@ -77,6 +78,13 @@ def quoted(text: str) -> str:
     return '"' + text.replace('"', "'") + '"'
 
 
+AS_DATA_CACHED: Final = 8192
+"""Texts whose quoted form is remembered per process: the reply path quotes the same
+profile facts and episodes message after message, and reading a text for instructions
+costs more than the rest of the line."""
+
+
+@lru_cache(maxsize=AS_DATA_CACHED)
 def as_data(text: str, limit: int) -> str:
     """Sanitised, shortened and quoted; an instruction-like text becomes reported speech."""
     cleaned = sanitise_memory_text(text)

@@ -28,6 +28,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 
 from omoide.domain import Episode, Fact, TrustState, as_utc
 from omoide.errors import InvalidInput
@@ -52,8 +53,11 @@ EPISODES_HEADER = "[Past conversations]"
 FACT_CHARACTERS = 160
 EPISODE_CHARACTERS = 80
 LABEL_CHARACTERS = 32
+LABELS_CACHED = 1024
+"""Emotion labels whose prompt form is remembered per process (a label set is small)."""
 
 
+@lru_cache(maxsize=LABELS_CACHED)
 def _label(label: str) -> str | None:
     """An emotion label fit for the prompt, or ``None`` if it says nothing or instructs."""
     cleaned = truncate(sanitise_memory_text(label), LABEL_CHARACTERS)

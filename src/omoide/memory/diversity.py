@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from omoide.domain import Episode, Fact
 from omoide.memory.ranking import Ranked
@@ -54,10 +55,30 @@ def comparable(text: str) -> str:
     return "".join(character for character in folded if character.isalnum())
 
 
+SAYINGS_CACHED = 8192
+"""Texts whose comparable form and words are remembered per process (texts never change)."""
+
+
+@lru_cache(maxsize=SAYINGS_CACHED)
+def _saying(text: str) -> tuple[str, frozenset[str]]:
+    """``text``'s :func:`comparable` form and its keyword terms."""
+    return comparable(text), frozenset(analyze_document(text))
+
+
 def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
     if not first or not second:
         return 0.0
     return len(first & second) / len(first | second)
+
+
+def _alike(first: frozenset[str], second: frozenset[str], similarity: float) -> bool:
+    """Whether the two term sets overlap by at least ``similarity`` (Jaccard). The overlap
+    is at most the smaller set's size over the larger's: sets of very different sizes are
+    told apart without intersecting them."""
+    shorter, longer = sorted((len(first), len(second)))
+    if shorter and shorter / longer < similarity:  # the overlap is at most this ratio
+        return False
+    return _overlap(first, second) >= similarity
 
 
 def collapse_repeats(
@@ -75,12 +96,12 @@ def collapse_repeats(
     groups: list[_Group] = []
     for entry in ranked if window is None else ranked[:window]:
         text = said(entry.item)
-        key, terms = comparable(text), frozenset(analyze_document(text))
+        key, terms = _saying(text)
         group = next(
             (
                 group
                 for group in groups
-                if (key and key == group.key) or _overlap(terms, group.terms) >= similarity
+                if (key and key == group.key) or _alike(terms, group.terms, similarity)
             ),
             None,
         )

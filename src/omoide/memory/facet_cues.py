@@ -86,13 +86,26 @@ _CUES: dict[Facet, tuple[str, ...]] = {
     ),
 }
 
-_PATTERNS: dict[Facet, re.Pattern[str]] = {
-    facet: re.compile("|".join(f"(?:{cue})" for cue in cues), re.IGNORECASE)
+_LATIN_CUES: dict[Facet, re.Pattern[str]] = {
+    facet: re.compile(cues[0], re.IGNORECASE) for facet, cues in _CUES.items()
+}
+"""The English cues: every alternative starts with an ASCII letter."""
+_OTHER_CUES: dict[Facet, re.Pattern[str]] = {
+    facet: re.compile("|".join(f"(?:{cue})" for cue in cues[1:]), re.IGNORECASE)
     for facet, cues in _CUES.items()
 }
+_LATIN_LETTER = re.compile(r"[a-z]", re.IGNORECASE)
+"""What an ASCII letter matches without case: the 52 letters and the four non-ASCII ones
+``re`` folds to them (İ ı ſ K). A text without one cannot match an English cue, and the
+English alternations (tried at every position) are most of the cost."""
 
 
 def cued_facets(message: str) -> frozenset[Facet]:
     """The profile groups ``message`` bears on (empty for a message that cues none)."""
     folded = unicodedata.normalize("NFKC", message).casefold()
-    return frozenset(facet for facet, pattern in _PATTERNS.items() if pattern.search(folded))
+    latin = _LATIN_LETTER.search(folded) is not None
+    return frozenset(
+        facet
+        for facet in _CUES
+        if (latin and _LATIN_CUES[facet].search(folded)) or _OTHER_CUES[facet].search(folded)
+    )

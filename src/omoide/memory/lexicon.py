@@ -12,6 +12,7 @@ it) and ends or takes a particle ("개가", "아이랑": not the "새" of "냄�
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 
 
@@ -49,6 +50,10 @@ class Lexicon:
         for group in starting.values():
             group.sort(key=len, reverse=True)
         self._starting = starting
+        first = "".join(re.escape(character) for character in sorted(starting))
+        self._first = re.compile(f"[{first}]") if first else None
+        """Where a word may start: the text is scanned for these characters by ``re``, not
+        character by character in Python."""
 
     def __iter__(self) -> Iterator[str]:
         return (word for group in self._starting.values() for word in group)
@@ -61,9 +66,12 @@ class Lexicon:
 
     def locate(self, text: str) -> tuple[int, str] | None:
         """Where the leftmost word is (an index into ``text`` casefolded) and the word."""
+        if self._first is None:
+            return None
         folded = text.casefold()
-        for index, character in enumerate(folded):
-            for word in self._starting.get(character, ()):
+        for start in self._first.finditer(folded):
+            index = start.start()
+            for word in self._starting[start.group()]:
                 if folded.startswith(word, index) and self._bounded(folded, index, word):
                     return index, word
         return None

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from functools import lru_cache
 from typing import TypeVar
 
 from omoide.domain import Episode
@@ -114,9 +115,15 @@ def with_neighbours(
     return result
 
 
+QUESTIONS_CACHED = 8192
+"""Messages whose reading as a question is remembered per process (a text never changes)."""
+
+_asks = lru_cache(maxsize=QUESTIONS_CACHED)(asks_something)
+
+
 def asked(episode: Episode) -> bool:
     """Whether the viewer's message or the character's reply asked something."""
-    return asks_something(episode.user_message) or asks_something(episode.bot_message)
+    return _asks(episode.user_message) or _asks(episode.bot_message)
 
 
 def answers_to(anchor: Episode, found: Sequence[Episode], config: NeighbourConfig) -> list[Episode]:

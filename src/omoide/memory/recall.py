@@ -9,9 +9,10 @@ noted here and written by the write path (see :mod:`omoide.memory.reinforce`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Protocol, TypeVar
 
 import anyio
@@ -31,12 +32,12 @@ from omoide.memory.facets import Facet, facet_of
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
 from omoide.memory.neighbours import asked, with_neighbours
-from omoide.memory.ranking import Candidate, Ranked, fuse_relevance, rank
+from omoide.memory.ranking import Candidate, Ranked, Relevance, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, RecallRecording, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import ViewerProfile, build_profile
-from omoide.store.base import EpisodeFilter, FactFilter, Hit
+from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
 from omoide.store.keywords import analyze_query
 
 logger = logging.getLogger(__name__)
@@ -44,41 +45,19 @@ logger = logging.getLogger(__name__)
 Item = TypeVar("Item", bound=Episode | Fact)
 
 
-class EpisodeSearch(Protocol):
-    """How recall finds episodes and the feelings around them (a memory store)."""
+class ReplyReading(Protocol):
+    """How recall reads what a message calls up (a memory store)."""
 
-    async def search_episode_vectors(
-        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
-
-    async def search_episode_keywords(
-        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
+    async def read_for_reply(self, scope: Scope, reads: ReplyReads) -> ReplyFound: ...
 
     async def episode_neighbours(
         self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
     ) -> dict[str, tuple[Episode, ...]]: ...
 
-    async def list_emotions(
-        self, scope: Scope, *, since: datetime, until: datetime
-    ) -> list[EmotionRecord]: ...
-
-
-class FactSearch(Protocol):
-    """How recall finds facts (a memory store)."""
-
-    async def search_fact_vectors(
-        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
-    async def search_fact_keywords(
-        self, scope: Scope, text: str, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
 
 
-class MemorySearch(EpisodeSearch, FactSearch, RecallRecording, Protocol):
+class MemorySearch(ReplyReading, RecallRecording, Protocol):
     """What recall reads, and where it records what it recalled (a memory store)."""
 
 
@@ -119,6 +98,20 @@ def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
         if not fact.is_current
         for source in fact.source_episode_ids
         if source not in current
+    )
+
+
+def _joined(parts: Sequence[ReplyFound], with_profile: bool) -> _Found:
+    """The parts read for one message, as one finding."""
+    every = [fact for part in parts for fact in part.facts]
+    return _Found(
+        episode_vector=[hit for part in parts for hit in part.episode_vector],
+        episode_keyword=[hit for part in parts for hit in part.episode_keyword],
+        fact_vector=[hit for part in parts for hit in part.fact_vector],
+        fact_keyword=[hit for part in parts for hit in part.fact_keyword],
+        emotions=[record for part in parts for record in part.emotions],
+        current_facts=[fact for fact in every if fact.is_current],
+        outdated=outdated_sources(every) if with_profile else frozenset(),
     )
 
 
@@ -197,32 +190,31 @@ class Recaller:
         words = await self._words_of(scope, query)
         found = await self._search(scope, query, words, now, (searched, for_prompt), episodes_where)
         terms = len(set(analyze_query(words))) if searched else 0
-        facts = self._rank(
+        fact_items, fact_relevance = self._relevance(
             [hit for hit in found.fact_vector if hit.item.recorded_at <= now],
             [hit for hit in found.fact_keyword if hit.item.recorded_at <= now],
-            now,
             terms,
         )
         cued = cued_facets(query) if for_prompt else frozenset()
         associated = cued if searched else frozenset()
-        episodes = self._rank(found.episode_vector, found.episode_keyword, now, terms, associated)
-        if for_prompt:
-            episodes = [
-                entry
-                for entry in episodes
-                if self._worth_showing(entry) and entry.item.id not in found.outdated
-            ]
+        episode_items, episode_relevance = self._relevance(
+            found.episode_vector, found.episode_keyword, terms, associated
+        )
+        if for_prompt:  # only what is shown is ranked: leaving out first keeps the order
+            episode_relevance = self._worth_showing(episode_relevance, found.outdated)
+        episodes = self._ranked(episode_items, episode_relevance, now)
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
         if for_prompt:
             window = REPEAT_WINDOW * (limit or recall.episodes_in_context)
-            episodes = [entry for entry in episodes[:window] if not is_low_signal(said(entry.item))]
+            episodes = [entry for entry in episodes[:window] if not _low_signal(said(entry.item))]
             episodes, repeats = collapse_repeats(episodes)
-        profile = (
-            self._profile(scope, cued, found.current_facts, facts, now) if for_prompt else None
-        )
+        profile = None
         if for_prompt:
-            facts = [entry for entry in facts if entry.components.relevance >= recall.min_relevance]
+            matched = {item_id: score.value for item_id, score in fact_relevance.items()}
+            profile = self._profile(scope, cued, found.current_facts, matched, now)
+            fact_relevance = self._worth_showing(fact_relevance)
+        facts = self._ranked(fact_items, fact_relevance, now)
         context = MemoryContext(
             facts=tuple(facts[: limit or recall.facts_in_context]),
             episodes=tuple(episodes[: limit or recall.episodes_in_context]),
@@ -238,25 +230,34 @@ class Recaller:
         message, facts chosen by their weight alone)."""
         if query is None or not query.strip():
             facts = await self._store.list_facts(scope, where=FactFilter())
-            return self._profile(scope, frozenset(), facts, [], now)
+            return self._profile(scope, frozenset(), facts, {}, now)
         context, _ = await self.look_up(scope, query, now=now)
         assert context.profile is not None  # look_up for the prompt always builds it
         return context.profile
 
-    def _worth_showing(self, entry: Ranked[Episode]) -> bool:
-        return entry.components.relevance >= self._config.recall.min_relevance
+    def _worth_showing(
+        self, relevance: Mapping[str, Relevance], outdated: frozenset[str] = frozenset()
+    ) -> dict[str, Relevance]:
+        """The candidates relevant enough for the prompt, in the same order; ``outdated``
+        ones left out."""
+        floor = self._config.recall.min_relevance
+        return {
+            item_id: score
+            for item_id, score in relevance.items()
+            if score.value >= floor and item_id not in outdated
+        }
 
     def _profile(
         self,
         scope: Scope,
         cued: frozenset[Facet],
         current: Sequence[Fact],
-        ranked: Sequence[Ranked[Fact]],
+        matched: Mapping[str, float],
         now: datetime,
     ) -> ViewerProfile:
-        """The viewer profile for a message: facts it matched (``ranked``), or whose group
-        it cues (``cued``, :mod:`.facet_cues`), count as relevant."""
-        relevance = {entry.item.id: entry.components.relevance for entry in ranked}
+        """The viewer profile for a message: facts it matched (``matched``: relevance by
+        id), or whose group it cues (``cued``, :mod:`.facet_cues`), count as relevant."""
+        relevance = dict(matched)
         if cued:
             lift = self._config.recall.cued_relevance
             for fact in current:
@@ -300,60 +301,46 @@ class Recaller:
         """Both searches (``words`` for the keyword one), the emotions and, for the
         prompt, the current facts; ``wanted`` is (search at all, read the profile)."""
         searched, with_profile = wanted
-        found = _Found([], [], [], [], [], [])
         recall = self._config.recall
-        facts_where = FactFilter()
+        limits = ReplyReads(
+            episodes_where=episodes_where,
+            episode_limit=recall.episode_candidates,
+            fact_limit=recall.fact_candidates,
+        )
+        since = now - timedelta(days=recall.emotion_days)
+        besides = replace(  # what needs no query vector: read while the query is embedded
+            limits,
+            words=words if searched and words.strip() else None,
+            emotions_between=(since, now),
+            facts_listed=_EVERY_FACT if with_profile else None,
+        )
+        parts: list[ReplyFound] = []
 
-        async def by_vector() -> None:
+        async def read(reads: ReplyReads) -> None:
+            parts.append(await self._store.read_for_reply(scope, reads))
+
+        async def by_meaning() -> None:
             vector: Vector = await self._embedder.embed_query(query)
-            found.episode_vector = await self._store.search_episode_vectors(
-                scope, vector, where=episodes_where, limit=recall.episode_candidates
-            )
-            found.fact_vector = await self._store.search_fact_vectors(
-                scope, vector, where=facts_where, limit=recall.fact_candidates
-            )
-
-        async def by_keywords() -> None:
-            if not words.strip():
-                return
-            found.episode_keyword = await self._store.search_episode_keywords(
-                scope, words, where=episodes_where, limit=recall.episode_candidates
-            )
-            found.fact_keyword = await self._store.search_fact_keywords(
-                scope, words, where=facts_where, limit=recall.fact_candidates
-            )
-
-        async def emotions() -> None:
-            since = now - timedelta(days=recall.emotion_days)
-            found.emotions = await self._store.list_emotions(scope, since=since, until=now)
-
-        async def profile() -> None:
-            every = await self._store.list_facts(scope, where=_EVERY_FACT)
-            found.current_facts = [fact for fact in every if fact.is_current]
-            found.outdated = outdated_sources(every)
+            await read(replace(limits, vector=vector))
 
         try:
             async with anyio.create_task_group() as group:
-                group.start_soon(emotions)
-                if with_profile:
-                    group.start_soon(profile)
+                group.start_soon(read, besides)
                 if searched:
-                    group.start_soon(by_vector)
-                    group.start_soon(by_keywords)
+                    group.start_soon(by_meaning)
         except ExceptionGroup as failures:
             raise first_omoide_error(failures) from failures
-        return found
+        return _joined(parts, with_profile)
 
-    def _rank(
+    def _relevance(
         self,
         vector_hits: Sequence[Hit[Item]],
         keyword_hits: Sequence[Hit[Item]],
-        now: datetime,
         query_terms: int,
         cued: frozenset[Facet] = frozenset(),
-    ) -> list[Ranked[Item]]:
-        """Candidates best first; with ``cued`` groups, told exchanges about them lifted
-        (:mod:`.associations`)."""
+    ) -> tuple[dict[str, Item], dict[str, Relevance]]:
+        """The candidates by id and their fused relevance, best first; with ``cued``
+        groups, told exchanges about them lifted (:mod:`.associations`)."""
         items = {hit.item.id: hit.item for hit in [*vector_hits, *keyword_hits]}
         relevance = fuse_relevance(
             {hit.item.id: hit.score for hit in vector_hits},
@@ -367,6 +354,12 @@ class Recaller:
             relevance = lift_associated(
                 relevance, episodes, cued, config=self._config.recall.associations
             )
+        return items, relevance
+
+    def _ranked(
+        self, items: Mapping[str, Item], relevance: Mapping[str, Relevance], now: datetime
+    ) -> list[Ranked[Item]]:
+        """The candidates in ``relevance`` best first (:func:`.ranking.rank`)."""
         candidates: list[Candidate[Item]] = [
             Candidate(
                 item=items[item_id],
@@ -377,6 +370,11 @@ class Recaller:
             for item_id, score in relevance.items()
         ]
         return rank(candidates, weights=self._config.ranking, now=now)
+
+
+SIGNAL_CACHED = 8192
+"""Remembered texts whose low-signal reading is kept per process (a text never changes)."""
+_low_signal = lru_cache(maxsize=SIGNAL_CACHED)(is_low_signal)
 
 
 REPEAT_WINDOW = 4

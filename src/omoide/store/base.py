@@ -20,7 +20,7 @@ vectors of another model or dimension (:class:`~omoide.errors.Conflict`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from omoide.domain import EmotionRecord, Episode, Fact, FactCategory, Scope
@@ -120,6 +120,40 @@ class FactFilter:
     """Only facts found no longer true (trust ``CONTRADICTED``), current or not: what a
     viewer repeating must not bring back. For listings and keyword searches; a vector
     search refuses it (:class:`~omoide.errors.InvalidInput`)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReplyReads:
+    """The reads of one reply, made together in one store call (``read_for_reply``).
+
+    Each part is optional: ``vector`` searches episodes and facts by meaning, ``words``
+    by keyword, ``emotions_between`` (since, until; both inclusive) reads emotion records
+    and ``facts_listed`` lists facts. Each part answers what the single-purpose method
+    with the same arguments answers (``search_episode_vectors``, ``search_fact_keywords``,
+    ``list_emotions``, ``list_facts``...); an embedded store makes them all in one read
+    transaction on one worker thread instead of one thread hop each.
+    """
+
+    episodes_where: EpisodeFilter
+    episode_limit: int
+    fact_limit: int
+    facts_where: FactFilter = FactFilter()
+    vector: Vector | None = None
+    words: str | None = None
+    emotions_between: tuple[datetime, datetime] | None = None
+    facts_listed: FactFilter | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyFound:
+    """What :class:`ReplyReads` found; a part not asked for is empty."""
+
+    episode_vector: list[Hit[Episode]] = field(default_factory=list)
+    fact_vector: list[Hit[Fact]] = field(default_factory=list)
+    episode_keyword: list[Hit[Episode]] = field(default_factory=list)
+    fact_keyword: list[Hit[Fact]] = field(default_factory=list)
+    emotions: list[EmotionRecord] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from omoide.domain import (
@@ -134,5 +135,15 @@ class RowDecoder:
         )
 
 
+SCOPES_CACHED = 4096
+"""Scopes decoded per process: a search returns many rows of one viewer, and a scope's
+identifiers are checked once, not once a row."""
+
+
 def _scope(row: Row) -> Scope:
-    return Scope(row[0], row[1])
+    return _scope_of(row[0], row[1])
+
+
+@lru_cache(maxsize=SCOPES_CACHED)
+def _scope_of(character_id: str, user_id: str | None) -> Scope:
+    return Scope(character_id, user_id)

@@ -34,6 +34,8 @@ from omoide.store.base import (
     FactChangeWrite,
     FactFilter,
     Hit,
+    ReplyFound,
+    ReplyReads,
     TurnWrite,
 )
 from omoide.store.display_names import name_sightings
@@ -43,6 +45,7 @@ from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
 from omoide.store.server.engines import Changes, Engines, nothing_found
 from omoide.store.server.filters import episode_conditions, fact_conditions
+from omoide.store.server.reply_reads import read_concurrently
 from omoide.store.server.searches import keyword_search, vector_search
 from omoide.store.server.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.arguments import (
@@ -141,6 +144,10 @@ class ServerMemoryStore:
             limit=limit,
             fetch=episodes.episodes_by_internal_id,
         )
+
+    async def read_for_reply(self, scope: Scope, reads: ReplyReads) -> ReplyFound:
+        """Every read ``reads`` asks for, each as its own method makes it, concurrently."""
+        return await read_concurrently(self, scope, reads)
 
     async def episode_neighbours(
         self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter

@@ -25,6 +25,7 @@ from omoide.domain import (
     check_identifier,
 )
 from omoide.errors import InvalidInput
+from omoide.store.base import ReplyFound
 from omoide.store.display_names import name_sightings
 from omoide.store.sqlite import episodes, fact_changes, facts, names, neighbours, viewers
 from omoide.store.sqlite.archive import ArchiveMaintenance
@@ -41,6 +42,7 @@ from omoide.store.sqlite.arguments import (
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS
 from omoide.store.sqlite.migrations import open_memory_database
+from omoide.store.sqlite.reply_reads import reply_work
 from omoide.store.sqlite.scoped import nothing_found
 from omoide.store.sqlite.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
@@ -59,6 +61,7 @@ if TYPE_CHECKING:
         FactChangeWrite,
         FactFilter,
         Hit,
+        ReplyReads,
         TurnWrite,
     )
 
@@ -133,6 +136,10 @@ class SqliteMemoryStore(ArchiveMaintenance):
             lambda c, scope_id: episodes.search_keywords(c, scope_id, text, where, limit),
             list,
         )
+
+    async def read_for_reply(self, scope: Scope, reads: ReplyReads) -> ReplyFound:
+        """Every read ``reads`` asks for, in one read transaction on one worker thread."""
+        return await self._read_scope(scope, reply_work(self._space, reads), ReplyFound)
 
     async def episode_neighbours(
         self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter

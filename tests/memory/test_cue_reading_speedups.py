@@ -1,0 +1,89 @@
+"""The fast cue readers answer exactly what the plain readings they replaced answer.
+
+``cued_facets`` skips the English alternations on a text without a letter ``re`` folds to
+ASCII, and :class:`~omoide.memory.lexicon.Lexicon` jumps to the characters its words start
+with; both were the reply path's costliest reading of remembered text. The references
+here are the plain forms: one alternation per group over the whole text, and a look at
+every character.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import pytest
+
+from omoide.memory.extraction.mentions import _TOLD
+from omoide.memory.facet_cues import _CUES, cued_facets
+from omoide.memory.facets import Facet
+from omoide.memory.lexicon import Lexicon
+from tests.memory.disclosure_texts import DISCLOSURES, ORDINARY
+
+TRICKY = [
+    "",
+    " ",
+    "ıt's my bırthday",  # dotless i: re folds it to "i" without case
+    "ſleep all day",  # long s, NFKC makes it "s"
+    "KİTTEN",  # Kelvin sign and dotted capital I
+    "ＷＯＲＫ　ＴＯＭＯＲＲＯＷ",  # full width
+    "오늘 ok 회사 갔어요",
+    "猫かわいい cat",
+    "🐶🐶 산책 walk",
+    "[]^-\\ 시험",
+    "냄새 아이돌 새벽",
+]
+TEXTS = [
+    *TRICKY,
+    *(text for rows in DISCLOSURES.values() for text, _facet, _term in rows),
+    *(text for rows in ORDINARY.values() for text in rows),
+]
+
+
+def plain_cued_facets(message: str) -> frozenset[Facet]:
+    folded = unicodedata.normalize("NFKC", message).casefold()
+    return frozenset(
+        facet
+        for facet, cues in _CUES.items()
+        if re.search("|".join(f"(?:{cue})" for cue in cues), folded, re.IGNORECASE)
+    )
+
+
+def plain_locate(lexicon: Lexicon, text: str) -> tuple[int, str] | None:
+    words = sorted(lexicon, key=len, reverse=True)
+    folded = text.casefold()
+    for index in range(len(folded)):
+        for word in words:
+            if folded.startswith(word, index) and Lexicon._bounded(folded, index, word):
+                return index, word
+    return None
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_cued_facets_matches_the_plain_alternations(text: str) -> None:
+    assert cued_facets(text) == plain_cued_facets(text)
+
+
+def test_the_texts_cue_something_in_every_language() -> None:
+    cued = {text for text in TEXTS if cued_facets(text)}
+    assert len(cued) > len(TEXTS) // 4
+    assert {"ıt's my bırthday", "ſleep all day", "오늘 ok 회사 갔어요"} <= cued
+
+
+@pytest.mark.parametrize("kind", [kind for kind, (words, _p) in _TOLD if words is not None])
+def test_lexicon_finds_what_a_look_at_every_character_finds(kind: str) -> None:
+    lexicon = dict(_TOLD)[kind][0]
+    assert lexicon is not None
+    found = [lexicon.locate(text) for text in TEXTS]
+    assert found == [plain_locate(lexicon, text) for text in TEXTS]
+    assert any(place is not None for place in found)
+
+
+def test_lexicon_with_special_characters_and_no_words() -> None:
+    lexicon = Lexicon(["-x", "]y", "^z", "\\w", "고양이"])
+    assert lexicon.locate("a -x b") == (2, "-x")
+    assert lexicon.locate("]y") == (0, "]y")
+    assert lexicon.locate("^z and \\w") == (0, "^z")
+    assert lexicon.locate("우리 고양이가") == (3, "고양이")
+    assert lexicon.locate("nothing") is None
+    assert Lexicon([]).locate("anything") is None
