@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_importance: bool = True
     llm_extraction: bool = True
+    disclosure_model: bool = True
+    """Read what the fact rules found nothing in with the disclosure model shipped for the
+    embedder (``omoide.memory.extraction.disclosure``; none for other embedders)."""
 
     default_viewer: str = Field(default="viewer", min_length=1, max_length=200)
     """The viewer of an OpenAI-compatible chat request that names none (no ``user`` field,

@@ -38,11 +38,13 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.config import WriteConfig
+from omoide.memory.disclosures import DisclosureReader
+from omoide.memory.extraction.disclosure import DisclosureModel, said_candidate
 from omoide.memory.extraction.values import FactCandidate, FactExtractor
 from omoide.memory.facts.batch import BatchTurn
 from omoide.memory.facts.keeper import FactKeeper, foreseen_candidates
 from omoide.memory.facts.vectors import FactTextPipeline, FactVectorCache
-from omoide.memory.importance import ImportanceResult, ImportanceScorer
+from omoide.memory.importance import ImportanceResult, ImportanceScorer, with_disclosure
 from omoide.memory.turn_reading import felt_intensity, read_turn
 from omoide.memory.turns import FactChange, StoredTurn
 from omoide.metrics import Metrics
@@ -101,7 +103,10 @@ class Rememberer:
         clock: Clock,
         metrics: Metrics,
         topics: TopicTracker | None = None,
+        disclosure_model: DisclosureModel | None = None,
     ) -> None:
+        """``disclosure_model``: reads what the rules found no fact in (rule extraction
+        only: a language model reads every message itself)."""
         self._store = store
         self._embedder = embedder
         self._scorer = scorer
@@ -111,6 +116,13 @@ class Rememberer:
         self._clock = clock
         self._metrics = metrics
         self._fact_vectors = FactVectorCache()
+        self._disclosures = (
+            None
+            if disclosure_model is None
+            else DisclosureReader(
+                model=disclosure_model, embedder=embedder, cache=self._fact_vectors, metrics=metrics
+            )
+        )
         self._topics = topics if topics is not None else TopicTracker()
 
     async def remember(self, character_id: str, turns: Sequence[TurnInput]) -> list[StoredTurn]:
@@ -213,10 +225,42 @@ class Rememberer:
         return tuple(planned)
 
     async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
+        planned = await self._with_disclosures(planned)
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
         if fact_texts:
             await self._embed_fact_texts(planned)
         return _Prepared(planned, vectors)
+
+    async def _with_disclosures(self, planned: tuple[_Planned, ...]) -> tuple[_Planned, ...]:
+        """``planned`` with what the disclosure model reads in the stored exchanges the rules
+        found no fact in: their sentences as candidates, their importance raised."""
+        if self._disclosures is None:
+            return planned
+        unread = [i for i, plan in enumerate(planned) if plan.episode and plan.foreseen == ()]
+        if not unread:
+            return planned
+        told = await self._disclosures.disclosed([planned[i].turn.user_message for i in unread])
+        updated = list(planned)
+        for index, sentences in zip(unread, told, strict=True):
+            if sentences:
+                updated[index] = self._disclosed(planned[index], sentences)
+        return tuple(updated)
+
+    def _disclosed(self, plan: _Planned, sentences: tuple[str, ...]) -> _Planned:
+        threshold = self._config.store_threshold
+        importance = with_disclosure(plan.importance, store_threshold=threshold)
+        episode = plan.episode
+        if episode is not None and importance.score != episode.importance:
+            episode = replace(episode, importance=importance.score)
+        extracts = importance.score >= self._config.fact_extraction_threshold
+        candidates = tuple(said_candidate(sentence) for sentence in sentences)
+        return replace(
+            plan,
+            importance=importance,
+            episode=episode,
+            extracts_facts=extracts,
+            foreseen=candidates if extracts else (),
+        )
 
     async def _embed_fact_texts(self, planned: Sequence[_Planned]) -> None:
         """Embed the batch's foreseen fact texts that are not cached yet, in one call.
