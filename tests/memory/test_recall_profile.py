@@ -142,6 +142,18 @@ def test_a_regular_with_hundreds_of_disclosures_gets_a_bounded_varied_profile() 
     assert "allergic to shrimp" in [entry.fact.text for entry in profile.entries]
 
 
+def test_one_sentence_holding_two_facts_takes_one_line_of_the_profile() -> None:
+    said = "辛いの苦手で甘口カレーしか食べられない"
+    limit = replace(fact(said, FactCategory.PERSONAL, salience=0.75), id="limit", slot="limit:辛い")
+    dislike = replace(fact(said, FactCategory.PREFERENCE, salience=0.5), id="dislike")
+    other = fact("兄が二人いる末っ子です", FactCategory.PERSONAL, salience=0.7)
+    config = ProfileConfig(max_entries=3, per_facet=3)
+
+    profile = build_profile(MINA, [limit, dislike, other], relevance={}, config=config)
+
+    assert profile.fact_ids == ("limit", other.id)
+
+
 def test_relevance_to_the_message_wins_over_salience_when_the_profile_must_choose() -> None:
     facts = [fact(f"thing {index}", FactCategory.PREFERENCE, salience=0.9) for index in range(5)]
     quiet = fact("afraid of thunder", FactCategory.EMOTION, salience=0.2)
