@@ -1,8 +1,10 @@
 """Train the disclosure model shipped in ``omoide/memory/extraction/disclosure_models``.
 
-Data: ``data.jsonl`` beside this file, sentences written for this model (no benchmark
-data), 110 disclosures and 110 small-talk lines per language (ko, ja, zh, en), one
-``{"lang", "label", "text"}`` object per line. Each text is embedded by the named embedder
+Data: the ``*.jsonl`` files beside this file, sentences written for this model (no
+benchmark data) in Korean, Japanese, Chinese and English, one ``{"lang", "label", "text"}``
+object per line: ``data.jsonl`` 110 disclosures and 110 small-talk lines per language;
+``data2.jsonl`` harder small talk (passing first-person remarks: what one ate, the weather
+where one is, being tired today) and subtler disclosures. Each text is embedded by the named embedder
 exactly as the write path embeds a sentence (``viewer_text``, ``embed_documents``), and a
 class-balanced, L2-regularised logistic regression is fitted by full-batch gradient
 descent (deterministic: no random state).
@@ -29,7 +31,7 @@ from numpy.typing import NDArray
 from omoide.memory.extraction.disclosure import DisclosureModel, model_key
 from omoide.memory.facts.text import viewer_text
 
-DATA = Path(__file__).resolve().parent / "data.jsonl"
+DATA = tuple(sorted(Path(__file__).resolve().parent.glob("*.jsonl")))
 LANGUAGES = ("ko", "ja", "zh", "en")
 L2 = 1.0
 STEPS = 600
@@ -46,9 +48,10 @@ class Example:
     text: str
 
 
-def read_examples(path: Path = DATA) -> list[Example]:
+def read_examples(paths: Sequence[Path] = DATA) -> list[Example]:
     examples = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
         if line.strip():
             raw = json.loads(line)
             examples.append(
@@ -57,8 +60,11 @@ def read_examples(path: Path = DATA) -> list[Example]:
     return examples
 
 
-def data_digest(path: Path = DATA) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def data_digest(paths: Sequence[Path] = DATA) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def fit(vectors: Array, labels: Array) -> tuple[Array, float]:
@@ -138,7 +144,7 @@ def train(
     )
     above = logits >= threshold
     about: dict[str, object] = {
-        "trained_on": "benchmarks/disclosure/data.jsonl",
+        "trained_on": ", ".join(f"benchmarks/disclosure/{path.name}" for path in DATA),
         "data_sha256": data_digest(),
         "examples": len(examples),
         "model_name": model_name,
