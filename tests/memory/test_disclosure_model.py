@@ -15,6 +15,7 @@ from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.errors import ConfigError
+from omoide.stream.events import StreamEvent
 from omoide.memory.extraction.disclosure import (
     DisclosureModel,
     load_disclosure_model,
@@ -131,3 +132,18 @@ async def test_turned_off_the_rules_alone_read_facts(tmp_path: Path) -> None:
         assert await app.memory.list_facts(MINA) == []
     finally:
         await app.aclose()
+
+
+@pytest.mark.anyio
+async def test_a_stream_comment_the_rules_would_drop_is_kept_with_its_fact(app: Omoide) -> None:
+    """Unanswered stream comments below the stream's store threshold are let go; one the
+    model reads as a disclosure is kept, with its fact, and small talk still goes by."""
+    told, chatter = "올해 정보보안기사 필기 신청했어요", "오늘 방송 재밌네요"
+    events = [
+        StreamEvent("mina", "Mina", text, START + timedelta(seconds=second), "twitch")
+        for second, text in enumerate((told, chatter))
+    ]
+    await app.streams.ingest("haru", "s1", events)
+    episodes = (await app.memory.list_episodes(MINA, limit=10)).episodes
+    assert [episode.user_message for episode in episodes] == [told]
+    assert [fact.text for fact in await app.memory.list_facts(MINA)] == [told]

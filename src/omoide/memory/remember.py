@@ -88,6 +88,33 @@ _Planning = tuple[_Planned, ...] | OmoideError
 """A batch scored and checked, or why it could not be."""
 
 
+def _episode(
+    turn: TurnInput, state: TurnState, recorded_at: datetime, importance: ImportanceResult
+) -> Episode:
+    return Episode(
+        id=turn.turn_id or new_id(),
+        scope=turn.scope,
+        user_message=turn.user_message,
+        bot_message=turn.bot_message,
+        recorded_at=recorded_at,
+        importance=importance.score,
+        emotion=state.emotion,
+        emotion_intensity=state.emotion_intensity,
+        topics=state.topics,
+        scoring=importance.method,
+        metadata=dict(turn.metadata),
+    )
+
+
+def _unread(plan: _Planned) -> bool:
+    """Whether the disclosure model should read ``plan``'s message: the rules found no fact
+    in it, and it is kept, or was scored below the store threshold by rules alone (a stream
+    comment; never one too small to keep at all: laughter, a greeting)."""
+    if plan.foreseen != () or "low_signal" in plan.importance.signals:
+        return False
+    return plan.episode is not None or plan.importance.method == ScoringMethod.RULES
+
+
 class Rememberer:
     """Remembers exchanges for the viewers of characters."""
 
@@ -236,7 +263,7 @@ class Rememberer:
         found no fact in: their sentences as candidates, their importance raised."""
         if self._disclosures is None:
             return planned
-        unread = [i for i, plan in enumerate(planned) if plan.episode and plan.foreseen == ()]
+        unread = [i for i, plan in enumerate(planned) if _unread(plan)]
         if not unread:
             return planned
         told = await self._disclosures.disclosed([planned[i].turn.user_message for i in unread])
@@ -250,8 +277,12 @@ class Rememberer:
         threshold = self._config.store_threshold
         importance = with_disclosure(plan.importance, store_threshold=threshold)
         episode = plan.episode
-        if episode is not None and importance.score != episode.importance:
+        if episode is None and importance.worth_storing:
+            episode = _episode(plan.turn, plan.state, plan.recorded_at, importance)
+        elif episode is not None and importance.score != episode.importance:
             episode = replace(episode, importance=importance.score)
+        if episode is None:
+            return plan
         extracts = importance.score >= self._config.fact_extraction_threshold
         candidates = tuple(said_candidate(sentence) for sentence in sentences)
         return replace(
@@ -308,21 +339,7 @@ class Rememberer:
         state = read_turn(turn, self._topics)
         importance = await self._importance(turn, state)
         worth = importance.worth_storing or turn.force_store
-        episode = None
-        if worth:
-            episode = Episode(
-                id=turn.turn_id or new_id(),
-                scope=turn.scope,
-                user_message=turn.user_message,
-                bot_message=turn.bot_message,
-                recorded_at=recorded_at,
-                importance=importance.score,
-                emotion=state.emotion,
-                emotion_intensity=state.emotion_intensity,
-                topics=state.topics,
-                scoring=importance.method,
-                metadata=dict(turn.metadata),
-            )
+        episode = _episode(turn, state, recorded_at, importance) if worth else None
         extracts = (
             episode is not None and importance.score >= self._config.fact_extraction_threshold
         )
