@@ -4,10 +4,10 @@ Data: the ``*.jsonl`` files beside this file, sentences written for this model (
 benchmark data) in Korean, Japanese, Chinese and English, one ``{"lang", "label", "text"}``
 object per line: ``data.jsonl`` 110 disclosures and 110 small-talk lines per language;
 ``data2.jsonl`` harder small talk (passing first-person remarks: what one ate, the weather
-where one is, being tired today) and subtler disclosures. Each text is embedded by the named embedder
-exactly as the write path embeds a sentence (``viewer_text``, ``embed_documents``), and a
-class-balanced, L2-regularised logistic regression is fitted by full-batch gradient
-descent (deterministic: no random state).
+where one is, being tired today) and subtler disclosures. Each text is embedded by the
+named embedder exactly as the write path embeds a sentence (``viewer_text``,
+``embed_documents``), and a class-balanced, L2-regularised logistic regression is
+fitted by full-batch gradient descent (deterministic: no random state).
 
 The threshold is chosen on leave-one-language-out predictions (trained on three
 languages, predicting the fourth): the lowest logit whose false-positive rate on small

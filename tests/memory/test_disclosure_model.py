@@ -15,7 +15,6 @@ from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.errors import ConfigError
-from omoide.stream.events import StreamEvent
 from omoide.memory.extraction.disclosure import (
     DisclosureModel,
     load_disclosure_model,
@@ -24,6 +23,7 @@ from omoide.memory.extraction.disclosure import (
     told_sentences,
 )
 from omoide.memory.extraction.rules import find_facts
+from omoide.stream.events import StreamEvent
 from omoide.wiring import Omoide, build
 
 START = datetime(2025, 5, 1, 20, tzinfo=UTC)
