@@ -80,6 +80,8 @@ class Settings(BaseSettings):
     recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
     context_token_budget: int = Field(default=300, ge=0, le=8192)
     min_relevance: float = Field(default=0.1, ge=0, le=1)
+    small_talk_relevance: float = Field(default=0.2, ge=0, le=1)
+    """Relevance an exchange scored as small talk needs to reach the prompt."""
     """Absolute relevance an episode or matched fact needs to reach the prompt."""
     keyword_half: float = Field(default=2.0, gt=0)
     """BM25 per query term at which keyword relevance is 0.5."""

@@ -390,3 +390,27 @@ async def test_what_the_viewer_said_before_moving_or_correcting_themselves_is_no
     assert moved.episode_id not in recollection.rendered.episode_ids
     assert told.episode_id not in recollection.rendered.episode_ids
     assert "Seoul" not in recollection.rendered.text and "Incheon" not in recollection.rendered.text
+
+
+@pytest.mark.anyio
+async def test_small_talk_needs_a_clearer_match_than_a_disclosure_to_reach_the_prompt(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        data_dir=tmp_path, embedder="hashing", min_relevance=0.0, small_talk_relevance=1.0
+    )
+    built = await build(settings, clock=FixedClock(START))
+    try:
+        for importance, text in (
+            (0.32, "rainy bus ride again"),
+            (0.7, "rainy bus ride to my exam"),
+        ):
+            await built.memory.store_interaction(
+                MINA, text, "oh", timestamp=START - timedelta(days=1), importance=importance
+            )
+        recollection = await built.memory.retrieve_context(MINA, "a bus to the lake")
+        shown = recollection.rendered.text
+        assert "rainy bus ride to my exam" in shown  # a weak match, told: shown
+        assert "rainy bus ride again" not in shown  # as weak, small talk: not
+    finally:
+        await built.aclose()

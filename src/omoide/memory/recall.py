@@ -22,7 +22,7 @@ from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.associations import lift_associated
-from omoide.memory.config import MemoryConfig
+from omoide.memory.config import SMALL_TALK_IMPORTANCE, MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
 from omoide.memory.diversity import Repeats, collapse_repeats, said
 from omoide.memory.emotions import summarise_emotions
@@ -244,7 +244,10 @@ class Recaller:
         return context.profile
 
     def _worth_showing(self, entry: Ranked[Episode]) -> bool:
-        return entry.components.relevance >= self._config.recall.min_relevance
+        recall = self._config.recall
+        small_talk = entry.item.importance < SMALL_TALK_IMPORTANCE
+        floor = max(recall.min_relevance, recall.small_talk_relevance if small_talk else 0.0)
+        return entry.components.relevance >= floor
 
     def _profile(
         self,

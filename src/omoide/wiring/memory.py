@@ -43,6 +43,7 @@ def memory_config(settings: Settings) -> MemoryConfig:
         recall=RecallConfig(
             token_budget=settings.context_token_budget,
             min_relevance=settings.min_relevance,
+            small_talk_relevance=settings.small_talk_relevance,
             keyword_half=settings.keyword_half,
             associations=AssociationConfig(limit=settings.associated_episodes),
             neighbours=NeighbourConfig(
