@@ -28,6 +28,7 @@ from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
@@ -37,9 +38,10 @@ from omoide.memory.relevance import RelevanceFloor
 from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import TokenCounter
 from omoide.metrics import Metrics
-from omoide.store.base import EmbeddingInfo, EpisodeFilter, Hit, MemoryStore
+from omoide.store.base import EmbeddingInfo, EpisodeFilter, Hit
 from omoide.store.keywords import analyze_query
 from omoide.store.sqlite.store import open_sqlite_store
+from omoide.wiring.storage import MemoryBackend
 
 UNIT_KEY = "unit"
 STORE_KEYWORDS = "store"
@@ -69,7 +71,7 @@ class Pool:
     """Keyword hits of the experimental searches (:mod:`benchmarks.quality.variants`)."""
     neighbours: Mapping[str, tuple[Episode, ...]] = field(default_factory=dict)
     """The timeline neighbours of every pooled episode, by episode id, as the recall path
-    reads them (``MemoryStore.episode_neighbours``)."""
+    reads them (the store's ``episode_neighbours``)."""
 
     def episodes(self) -> dict[str, Episode]:
         """Every pooled episode (of every list) by episode id."""
@@ -114,7 +116,7 @@ class HaystackMemory:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: MemoryBackend,
         memory: MemoryManager,
         embedder: Embedder,
         scope: Scope,
@@ -208,11 +210,14 @@ class HaystackMemory:
         return [unit_of(ranked.item) for ranked in context.episodes]
 
     async def close(self) -> None:
-        await self._memory.close()
+        try:
+            await self._memory.flush_reinforcements()
+        finally:
+            await self._store.close()
 
 
 def _manager(
-    store: MemoryStore,
+    store: MemoryBackend,
     extractor: FactExtractor,
     config: MemoryConfig,
     parts: tuple[Embedder, TokenCounter, Calibration, FixedClock],
@@ -239,17 +244,20 @@ def _manager(
     )
     recaller = _recaller(store, embedder, counter, config, clock, calibration)
     return MemoryManager(
-        store=store,
+        listing=store,
+        deletion=store,
+        viewers=store,
+        maintenance=store,
         rememberer=rememberer,
         recaller=recaller,
-        facts=facts,
+        corrections=FactCorrector(store=store, embedder=embedder),
         config=config,
         clock=clock,
     )
 
 
 def _recaller(
-    store: MemoryStore,
+    store: MemoryBackend,
     embedder: Embedder,
     counter: TokenCounter,
     config: MemoryConfig,

@@ -41,8 +41,9 @@ from omoide.domain import Scope, Vector
 from omoide.embed.base import Embedder
 from omoide.memory.config import RecallConfig
 from omoide.memory.recall import Recollection
-from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EmbeddingInfo, EpisodeFilter, FactFilter
 from omoide.wiring import Omoide, build
+from omoide.wiring.storage import MemoryBackend
 
 logger = logging.getLogger(__name__)
 
@@ -272,7 +273,7 @@ async def _interleaved(
 
 
 async def _store_calls(
-    store: MemoryStore,
+    store: MemoryBackend,
     planned: Sequence[Query],
     vectors: dict[str, Vector],
     now: datetime,
@@ -289,7 +290,7 @@ async def _store_calls(
 
 
 def reply_store_calls(
-    store: MemoryStore, scope: Scope, text: str, vector: Vector, now: datetime
+    store: MemoryBackend, scope: Scope, text: str, vector: Vector, now: datetime
 ) -> dict[str, Callable[[], Awaitable[object]]]:
     """The store calls ``Recaller`` makes for one message, with its default limits."""
     recall = RecallConfig()

@@ -9,7 +9,7 @@ A store of N episodes over V viewers is built like this (the method is in the re
    timeline, and gets the pool vector moved by small Gaussian noise and renormalised
    (cosine about 0.98 to the original): the vector search does the same work as on
    real embeddings.
-3. Episodes and their emotion records are written through ``MemoryStore.write_turns`` in
+3. Episodes and their emotion records are written through the store's ``write_turns`` in
    large batches (one transaction each); each viewer also gets a few facts via
    ``add_facts``. Importance is the rule score of the pool text.
 

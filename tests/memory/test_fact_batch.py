@@ -24,10 +24,10 @@ from omoide.store.base import (
     FactFilter,
     FactSupersession,
     FactWrite,
-    MemoryStore,
     TurnWrite,
 )
 from omoide.wiring import Omoide, build
+from omoide.wiring.storage import MemoryBackend
 from tests.memory.test_batched_ingest import (
     CONVERSATION,
     EMMA,
@@ -129,7 +129,7 @@ class CountingStore:
     """The real store, counting the calls fact keeping makes and able to change a fact
     between the batch's read and its write (as a person correcting it would)."""
 
-    def __init__(self, inner: MemoryStore) -> None:
+    def __init__(self, inner: MemoryBackend) -> None:
         self.inner = inner
         self.calls: list[str] = []
         self.between: list[Scope] = []

@@ -18,6 +18,7 @@ from omoide.domain import Episode, FactCategory, Scope, TrustState, Vector
 from omoide.embed.hashing import HashingEmbedder
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
 from omoide.store.base import EmbeddingInfo, FactFilter, TurnWrite
@@ -70,9 +71,10 @@ def candidate(text: str) -> FactCandidate:
     return FactCandidate(text, LIKES, 0.75, 0.6, TrustState.STATED, slot_of(text), (thing,))
 
 
-async def add_known(keeper: FactKeeper, *texts: str) -> None:
+async def add_known(store: SqliteMemoryStore, *texts: str) -> None:
+    corrector = FactCorrector(store=store, embedder=HashingEmbedder())
     for text in texts:
-        await keeper.add_manual(
+        await corrector.add_manual(
             YUKI,
             text=text,
             category=LIKES,
@@ -89,7 +91,7 @@ async def test_a_fact_found_only_by_words_is_still_decided_against(
     store: SqliteMemoryStore,
 ) -> None:
     keeper = keeper_for(store)
-    await add_known(keeper, "likes cats", "likes piano", "likes ramen")
+    await add_known(store, "likes cats", "likes piano", "likes ramen")
     episode = await stored_episode(store, "I hate ramen")
     away_from_ramen = -np.asarray(await embed("likes ramen"))  # last of three by meaning
 
@@ -134,7 +136,7 @@ async def test_a_near_duplicate_of_a_known_fact_is_merged_when_all_facts_are_kno
     near = float(np.dot(await embed("likes ramen"), await embed("likes ramen noodles")))
     assert 0.0 < near < 0.99  # a different object to the rules, close by meaning
     keeper = keeper_for(store, duplicate_threshold=near - 1e-6)
-    await add_known(keeper, "likes ramen")
+    await add_known(store, "likes ramen")
     episode = await stored_episode(store, "I like ramen noodles")
 
     changes = await keeper.learn_from(

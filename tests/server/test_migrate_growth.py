@@ -21,7 +21,7 @@ from omoide.config import Settings
 from omoide.domain import Episode, Scope, ScoringMethod
 from omoide.embed.hashing import HashingEmbedder
 from omoide.metrics import Metrics
-from omoide.store.base import EmbeddingInfo, MemoryStore, TurnWrite
+from omoide.store.base import EmbeddingInfo, TurnWrite
 from omoide.store.records.identity import ChangeStatus
 from omoide.store.records.stream import CommentEntry, LoggedComment, diary_episode_id
 from omoide.store.server import ServerConfig, open_server_store
@@ -31,6 +31,7 @@ from omoide.store.server.sqlite_source import open_sqlite_source
 from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.service import GrowthStore
 from omoide.wiring import build
+from omoide.wiring.storage import MemoryBackend
 from tests.server.servers import LocalServers
 from tests.server.test_migrate import run_command
 from tests.store.backends import ServerBackend, namespace_pool, server_config
@@ -105,7 +106,7 @@ async def embedded_data_dir(data_dir: Path) -> DataDir:
     return DataDir(source.embedding, pending.change_id, entry)
 
 
-async def _half_written_job(path: Path, store: MemoryStore) -> str:
+async def _half_written_job(path: Path, store: MemoryBackend) -> str:
     """Two more pending jobs; the first one's entry is in the memory store already (the
     process died between writing it and noting it)."""
     growth = SqliteGrowthStore(path)

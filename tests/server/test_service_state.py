@@ -7,10 +7,12 @@ from datetime import UTC, datetime
 
 import pytest
 
+from omoide.chat.conversation import TurnIntake
 from omoide.clock import FixedClock
 from omoide.domain import Scope, TurnInput
 from omoide.errors import InvalidInput
-from omoide.memory.queue import TurnQueue
+from omoide.memory.drain import DrainedQueue
+from omoide.privacy.viewer_data import ViewerQueue
 from omoide.store.records.character_state import CharacterState
 from omoide.store.server import Engines
 from omoide.store.server.states import PostgresCharacterStateStore
@@ -115,14 +117,23 @@ async def test_a_viewers_queued_turns_are_listed_and_forgotten_claimed_or_not(
     assert [q.turn for q in await queue.take(10)] == [theirs]
 
 
-def test_both_queues_implement_the_turn_queue_protocol_exactly() -> None:
-    protocol = {
-        name
-        for name, member in inspect.getmembers(TurnQueue, inspect.isfunction)
+def public_methods(cls: type) -> dict[str, str]:
+    return {
+        name: str(inspect.signature(member))
+        for name, member in inspect.getmembers(cls, inspect.isfunction)
         if not name.startswith("_")
     }
+
+
+def test_both_queues_have_the_same_methods_signature_for_signature() -> None:
+    embedded = public_methods(SqliteTurnQueue)
+    del embedded["scrub"]  # a local file's (privacy.viewer_data.Scrubbable)
+    assert embedded == public_methods(PostgresTurnQueue)
+
+
+@pytest.mark.parametrize("role", [TurnIntake, DrainedQueue, ViewerQueue])
+def test_both_queues_play_each_role_exactly(role: type) -> None:
     for implementation in (SqliteTurnQueue, PostgresTurnQueue):
-        for name in protocol:
-            expected = inspect.signature(getattr(TurnQueue, name))
-            actual = inspect.signature(getattr(implementation, name))
-            assert str(actual) == str(expected), (implementation.__name__, name)
+        methods = public_methods(implementation)
+        for name, signature in public_methods(role).items():
+            assert methods.get(name) == signature, (implementation.__name__, name)

@@ -24,15 +24,16 @@ import psycopg
 import pytest
 from qdrant_client import AsyncQdrantClient, QdrantClient, models
 
-from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.base import EmbeddingInfo
 from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.sqlite import open_sqlite_store
+from omoide.wiring.storage import MemoryBackend
 from tests.server.servers import LocalServers
 
-OpenBackend = Callable[[Path, str, EmbeddingInfo], Awaitable[MemoryStore]]
+OpenBackend = Callable[[Path, str, EmbeddingInfo], Awaitable[MemoryBackend]]
 
 
-async def open_sqlite(directory: Path, name: str, embedding: EmbeddingInfo) -> MemoryStore:
+async def open_sqlite(directory: Path, name: str, embedding: EmbeddingInfo) -> MemoryBackend:
     return await open_sqlite_store(directory / f"{name}.sqlite3", embedding=embedding)
 
 
@@ -109,7 +110,7 @@ class ServerBackend:
         self._servers = pool.servers
         self._taken: dict[tuple[Path, str], tuple[str, int]] = {}
 
-    async def __call__(self, directory: Path, name: str, embedding: EmbeddingInfo) -> MemoryStore:
+    async def __call__(self, directory: Path, name: str, embedding: EmbeddingInfo) -> MemoryBackend:
         key = (directory, name)
         if key not in self._taken:
             namespace = self._pool.take(embedding.dimensions)

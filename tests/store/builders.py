@@ -24,9 +24,9 @@ from omoide.store.base import (
     FactSupersession,
     FactUpdate,
     FactWrite,
-    MemoryStore,
     TurnWrite,
 )
+from omoide.wiring.storage import MemoryBackend
 
 DIMENSIONS = 8
 EMBEDDING = EmbeddingInfo(model_name="test-embedder-v1", dimensions=DIMENSIONS)
@@ -145,18 +145,18 @@ def fact_write(item: Fact, vector: Vector | None = None) -> FactWrite:
 
 
 # --- facts change only through write_fact_changes: one change of each kind ------------
-async def add_facts(store: MemoryStore, scope: Scope, writes: Sequence[FactWrite]) -> None:
+async def add_facts(store: MemoryBackend, scope: Scope, writes: Sequence[FactWrite]) -> None:
     """Add facts of ``scope``'s character (each stored in its own fact's scope)."""
     await store.write_fact_changes(scope.character_id, list(writes))
 
 
-async def update_fact(store: MemoryStore, fact: Fact) -> None:
+async def update_fact(store: MemoryBackend, fact: Fact) -> None:
     """Replace a stored fact's fields, same id and text."""
     await store.write_fact_changes(fact.scope.character_id, [FactUpdate(fact)])
 
 
 async def supersede_fact(
-    store: MemoryStore, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
+    store: MemoryBackend, scope: Scope, old_fact_id: str, replacement: FactWrite, *, at: datetime
 ) -> Fact:
     """Close ``old_fact_id`` and add ``replacement`` linked to it; the replacement stored."""
     change = FactSupersession(old_fact_id, replacement, at)
@@ -164,6 +164,6 @@ async def supersede_fact(
     return await store.get_fact(scope, replacement.fact.id)
 
 
-async def tombstones(store: MemoryStore, scope: Scope) -> list[Tombstone]:
+async def tombstones(store: MemoryBackend, scope: Scope) -> list[Tombstone]:
     """The tombstones ``scope`` keeps, as its export shows them."""
     return list((await store.export_scope(scope)).tombstones)

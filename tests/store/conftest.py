@@ -6,7 +6,8 @@ from typing import Protocol
 
 import pytest
 
-from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.base import EmbeddingInfo
+from omoide.wiring.storage import MemoryBackend
 from tests.server.servers import session_servers
 from tests.store.backends import (
     BACKENDS,
@@ -23,18 +24,18 @@ class StoreFactory(Protocol):
 
     async def __call__(
         self, embedding: EmbeddingInfo = EMBEDDING, *, name: str = "main"
-    ) -> MemoryStore: ...
+    ) -> MemoryBackend: ...
 
 
 class _Opener:
     def __init__(self, open_backend: OpenBackend, directory: Path) -> None:
         self._open_backend = open_backend
         self._directory = directory
-        self.opened: list[MemoryStore] = []
+        self.opened: list[MemoryBackend] = []
 
     async def __call__(
         self, embedding: EmbeddingInfo = EMBEDDING, *, name: str = "main"
-    ) -> MemoryStore:
+    ) -> MemoryBackend:
         store = await self._open_backend(self._directory, name, embedding)
         self.opened.append(store)
         return store
@@ -61,5 +62,5 @@ async def store_factory(
 
 
 @pytest.fixture
-async def store(store_factory: StoreFactory) -> MemoryStore:
+async def store(store_factory: StoreFactory) -> MemoryBackend:
     return await store_factory()

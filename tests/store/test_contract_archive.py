@@ -7,7 +7,8 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.errors import InvalidInput
-from omoide.store.base import EpisodeFilter, MemoryStore
+from omoide.store.base import EpisodeFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import at, episode, turn, unit
 
 pytestmark = pytest.mark.anyio
@@ -18,7 +19,7 @@ ELSEWHERE = Scope("aoi", "minjun")
 
 
 async def archived_ids(
-    store: MemoryStore, *, since: float | None = None, before: float | None = None
+    store: MemoryBackend, *, since: float | None = None, before: float | None = None
 ) -> list[str]:
     found = await store.list_archived_episodes(
         "haru",
@@ -31,7 +32,7 @@ async def archived_ids(
 
 
 async def test_archived_episodes_are_listed_by_archive_time_across_scopes(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await store.write_turns(
         "haru",
@@ -56,7 +57,7 @@ async def test_archived_episodes_are_listed_by_archive_time_across_scopes(
 
 
 async def test_restored_episodes_are_searchable_again_by_vector_and_keyword(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await store.write_turns(
         "haru",
@@ -82,7 +83,7 @@ async def test_restored_episodes_are_searchable_again_by_vector_and_keyword(
     assert await archived_ids(store) == []
 
 
-async def test_restoring_stays_in_its_scope(store: MemoryStore) -> None:
+async def test_restoring_stays_in_its_scope(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "mine")), turn(episode(OTHER, "theirs"))])
     await store.archive_episodes(VIEWER, ["mine"], at=at(1))
     await store.archive_episodes(OTHER, ["theirs"], at=at(1))
@@ -92,7 +93,7 @@ async def test_restoring_stays_in_its_scope(store: MemoryStore) -> None:
     assert await archived_ids(store) == ["theirs"]
 
 
-async def test_viewer_counts_leave_archived_episodes_out(store: MemoryStore) -> None:
+async def test_viewer_counts_leave_archived_episodes_out(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
     await store.archive_episodes(VIEWER, ["e1", "e2"], at=at(5))
 
@@ -102,7 +103,7 @@ async def test_viewer_counts_leave_archived_episodes_out(store: MemoryStore) -> 
     assert viewer.episode_count == await store.count_episodes(VIEWER, where=EpisodeFilter())
 
 
-async def test_bad_arguments_are_invalid_input(store: MemoryStore) -> None:
+async def test_bad_arguments_are_invalid_input(store: MemoryBackend) -> None:
     with pytest.raises(InvalidInput):
         await store.list_archived_episodes(
             "haru", archived_from=None, archived_before=None, after_id=None, limit=-1

@@ -9,7 +9,8 @@ import pytest
 
 from omoide.domain import DisplayName, Scope
 from omoide.errors import InvalidInput
-from omoide.store.base import MemoryStore, TurnWrite
+from omoide.store.base import TurnWrite
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import at, emotion, episode, turn
 
 pytestmark = pytest.mark.anyio
@@ -20,7 +21,7 @@ def named(scope: Scope, memory_id: str, name: str | None, minutes: float) -> Tur
     return replace(turn(episode(scope, memory_id, recorded_at=at(minutes))), display_name=name)
 
 
-async def test_the_latest_name_is_listed_and_the_history_kept(store: MemoryStore) -> None:
+async def test_the_latest_name_is_listed_and_the_history_kept(store: MemoryBackend) -> None:
     await store.write_turns("haru", [named(SATO, "e1", "さとう", 1), named(SATO, "e2", "佐藤", 5)])
     await store.write_turns("haru", [named(SATO, "e3", "さとう", 3), named(SATO, "e4", None, 9)])
     feels = Scope("haru", "feels")
@@ -38,7 +39,7 @@ async def test_the_latest_name_is_listed_and_the_history_kept(store: MemoryStore
     assert await store.list_display_names(Scope("haru", "nobody")) == []
 
 
-async def test_a_viewer_without_a_name_lists_none(store: MemoryStore) -> None:
+async def test_a_viewer_without_a_name_lists_none(store: MemoryBackend) -> None:
     await store.write_turns("haru", [named(Scope("haru", "anon"), "e1", None, 1)])
     (viewer,) = await store.list_viewers("haru", search=None, limit=10)
     assert viewer.display_name is None
@@ -61,7 +62,7 @@ async def test_a_viewer_without_a_name_lists_none(store: MemoryStore) -> None:
     ],
 )
 async def test_search_matches_any_name_ignoring_case(
-    store: MemoryStore, search: str, expected: list[str]
+    store: MemoryBackend, search: str, expected: list[str]
 ) -> None:
     await store.write_turns(
         "haru",
@@ -80,7 +81,7 @@ async def test_search_matches_any_name_ignoring_case(
     assert await store.count_viewers("haru", search=search) == len(expected)
 
 
-async def test_count_covers_every_page(store: MemoryStore) -> None:
+async def test_count_covers_every_page(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru", [named(Scope("haru", f"v{i:03}"), f"e{i}", f"V {i}", i) for i in range(57)]
     )
@@ -92,7 +93,7 @@ async def test_count_covers_every_page(store: MemoryStore) -> None:
     assert await store.count_viewers("aoi", search=None) == 0
 
 
-async def test_names_are_exported_and_forgotten_with_the_viewer(store: MemoryStore) -> None:
+async def test_names_are_exported_and_forgotten_with_the_viewer(store: MemoryBackend) -> None:
     other = Scope("haru", "w06")
     turns = [named(SATO, "e1", "Zorblax 佐藤", 1), named(other, "e2", "Mo", 2)]
     await store.write_turns("haru", turns)
@@ -111,12 +112,14 @@ async def test_names_are_exported_and_forgotten_with_the_viewer(store: MemorySto
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 257, "a\x00b", "two\nlines"])
-async def test_a_bad_name_is_refused_and_nothing_is_written(store: MemoryStore, name: str) -> None:
+async def test_a_bad_name_is_refused_and_nothing_is_written(
+    store: MemoryBackend, name: str
+) -> None:
     with pytest.raises(InvalidInput):
         await store.write_turns("haru", [named(SATO, "e1", "佐藤", 1), named(SATO, "e2", name, 2)])
     assert await store.list_viewers("haru", search=None, limit=10) == []
 
 
-async def test_a_search_that_is_not_text_is_refused(store: MemoryStore) -> None:
+async def test_a_search_that_is_not_text_is_refused(store: MemoryBackend) -> None:
     with pytest.raises(InvalidInput):
         await store.count_viewers("haru", search=5)  # type: ignore[arg-type]

@@ -15,7 +15,8 @@ import pytest
 
 from omoide.domain import Episode, Scope
 from omoide.errors import InvalidInput
-from omoide.store.base import EpisodeFilter, MemoryStore
+from omoide.store.base import EpisodeFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import at, episode, turn
 
 pytestmark = pytest.mark.anyio
@@ -27,7 +28,7 @@ OTHER_CHARACTER = Scope("aoi", "minjun")
 EVERYTHING = EpisodeFilter(include_archived=True)
 
 
-async def write(store: MemoryStore, *episodes: Episode) -> None:
+async def write(store: MemoryBackend, *episodes: Episode) -> None:
     """Each episode in its own call, in the order given (insertion order)."""
     for item in episodes:
         await store.write_turns(item.scope.character_id, [turn(item)])
@@ -38,7 +39,7 @@ def ids_of(found: Mapping[str, tuple[Episode, ...]]) -> dict[str, list[str]]:
 
 
 async def neighbour_ids(
-    store: MemoryStore,
+    store: MemoryBackend,
     episode_ids: Sequence[str],
     *,
     scope: Scope = VIEWER,
@@ -48,7 +49,7 @@ async def neighbour_ids(
     return ids_of(await store.episode_neighbours(scope, episode_ids, where=chosen))
 
 
-async def timeline(store: MemoryStore) -> None:
+async def timeline(store: MemoryBackend) -> None:
     """VIEWER's episodes: z at 1, m at 2, a at 3, q at 4, b at 5 (written shuffled)."""
     await write(
         store,
@@ -60,7 +61,7 @@ async def timeline(store: MemoryStore) -> None:
     )
 
 
-async def test_neighbours_follow_recorded_time(store: MemoryStore) -> None:
+async def test_neighbours_follow_recorded_time(store: MemoryBackend) -> None:
     await timeline(store)
 
     found = await neighbour_ids(store, ["a", "q", "m"])
@@ -68,20 +69,20 @@ async def test_neighbours_follow_recorded_time(store: MemoryStore) -> None:
     assert found == {"a": ["m", "q"], "q": ["a", "b"], "m": ["z", "a"]}
 
 
-async def test_first_and_last_episodes_have_one_neighbour(store: MemoryStore) -> None:
+async def test_first_and_last_episodes_have_one_neighbour(store: MemoryBackend) -> None:
     await timeline(store)
 
     assert await neighbour_ids(store, ["z", "b"]) == {"z": ["m"], "b": ["q"]}
 
 
-async def test_an_episode_alone_in_its_scope_has_no_neighbours(store: MemoryStore) -> None:
+async def test_an_episode_alone_in_its_scope_has_no_neighbours(store: MemoryBackend) -> None:
     await write(store, episode(VIEWER, "only", recorded_at=at(1)))
     await write(store, episode(OTHER_VIEWER, "elsewhere", recorded_at=at(2)))
 
     assert await neighbour_ids(store, ["only"]) == {"only": []}
 
 
-async def test_ties_on_recorded_time_are_broken_by_id(store: MemoryStore) -> None:
+async def test_ties_on_recorded_time_are_broken_by_id(store: MemoryBackend) -> None:
     await write(
         store,
         episode(VIEWER, "t3", recorded_at=at(5)),
@@ -102,7 +103,7 @@ async def test_ties_on_recorded_time_are_broken_by_id(store: MemoryStore) -> Non
     }
 
 
-async def test_min_importance_skips_to_the_next_admitted_episode(store: MemoryStore) -> None:
+async def test_min_importance_skips_to_the_next_admitted_episode(store: MemoryBackend) -> None:
     await write(
         store,
         episode(VIEWER, "far_before", recorded_at=at(1), importance=0.9),
@@ -120,7 +121,7 @@ async def test_min_importance_skips_to_the_next_admitted_episode(store: MemorySt
     }
 
 
-async def test_archived_neighbours_are_skipped_unless_included(store: MemoryStore) -> None:
+async def test_archived_neighbours_are_skipped_unless_included(store: MemoryBackend) -> None:
     await write(
         store,
         episode(VIEWER, "kept_before", recorded_at=at(1)),
@@ -137,7 +138,7 @@ async def test_archived_neighbours_are_skipped_unless_included(store: MemoryStor
     assert everything == {"anchor": ["archived_before", "archived_after"]}
 
 
-async def test_since_and_until_bound_the_neighbours_inclusively(store: MemoryStore) -> None:
+async def test_since_and_until_bound_the_neighbours_inclusively(store: MemoryBackend) -> None:
     await write(
         store,
         *(episode(VIEWER, f"e{minute}", recorded_at=at(minute)) for minute in range(1, 8)),
@@ -160,7 +161,7 @@ async def test_since_and_until_bound_the_neighbours_inclusively(store: MemorySto
     assert await neighbour_ids(store, ["e1"], where=EpisodeFilter(since=at(6))) == {"e1": ["e6"]}
 
 
-async def test_an_anchor_the_filter_refuses_still_has_neighbours(store: MemoryStore) -> None:
+async def test_an_anchor_the_filter_refuses_still_has_neighbours(store: MemoryBackend) -> None:
     await write(
         store,
         episode(VIEWER, "before", recorded_at=at(1), importance=0.9),
@@ -178,7 +179,7 @@ async def test_an_anchor_the_filter_refuses_still_has_neighbours(store: MemorySt
     assert windowed == {"after": ["unimportant"]}
 
 
-async def test_ids_not_stored_in_the_scope_have_no_entry(store: MemoryStore) -> None:
+async def test_ids_not_stored_in_the_scope_have_no_entry(store: MemoryBackend) -> None:
     await timeline(store)
     await write(store, episode(OTHER_VIEWER, "sora_episode", recorded_at=at(3)))
     await store.delete_episode(VIEWER, "q", reason="asked to forget", at=at(9))
@@ -189,7 +190,7 @@ async def test_ids_not_stored_in_the_scope_have_no_entry(store: MemoryStore) -> 
     assert await neighbour_ids(store, ["a"], scope=Scope("haru", "nobody")) == {}
 
 
-async def test_duplicate_ids_give_one_entry(store: MemoryStore) -> None:
+async def test_duplicate_ids_give_one_entry(store: MemoryBackend) -> None:
     await timeline(store)
 
     found = await store.episode_neighbours(VIEWER, ["a", "a", "q", "a"], where=EpisodeFilter())
@@ -198,14 +199,14 @@ async def test_duplicate_ids_give_one_entry(store: MemoryStore) -> None:
     assert sorted(found) == ["a", "q"]
 
 
-async def test_no_ids_give_no_entries(store: MemoryStore) -> None:
+async def test_no_ids_give_no_entries(store: MemoryBackend) -> None:
     await timeline(store)
 
     assert await store.episode_neighbours(VIEWER, [], where=EpisodeFilter()) == {}
     assert await store.episode_neighbours(Scope("nobody"), (), where=EpisodeFilter()) == {}
 
 
-async def test_other_scopes_episodes_are_never_neighbours(store: MemoryStore) -> None:
+async def test_other_scopes_episodes_are_never_neighbours(store: MemoryBackend) -> None:
     """The same moments in every neighbouring scope: only the asked scope's may answer."""
     scopes = {"v": VIEWER, "o": OTHER_VIEWER, "c": CHARACTER, "x": OTHER_CHARACTER}
     for minute in range(1, 6):
@@ -223,7 +224,7 @@ async def test_other_scopes_episodes_are_never_neighbours(store: MemoryStore) ->
     assert elsewhere == {"x3": ["x2", "x4"]}
 
 
-async def test_neighbours_are_the_stored_episodes_in_full(store: MemoryStore) -> None:
+async def test_neighbours_are_the_stored_episodes_in_full(store: MemoryBackend) -> None:
     metadata = {"count": 3, "ratio": 0.5, "flag": True, "nothing": None, "word": "ゲーム"}
     await write(
         store,
@@ -253,7 +254,7 @@ async def test_neighbours_are_the_stored_episodes_in_full(store: MemoryStore) ->
     ],
 )
 async def test_bad_arguments_are_invalid_input(
-    store: MemoryStore, arguments: tuple[object, object, object]
+    store: MemoryBackend, arguments: tuple[object, object, object]
 ) -> None:
     await timeline(store)
     scope, episode_ids, where = arguments
@@ -314,7 +315,7 @@ RANDOM_FILTERS = {
 }
 
 
-async def test_random_timelines_match_the_model(store: MemoryStore) -> None:
+async def test_random_timelines_match_the_model(store: MemoryBackend) -> None:
     episodes = random_timeline(seed=16)
     await store.write_turns("haru", [turn(item) for item in episodes])
     anchors = [item.id for item in episodes]

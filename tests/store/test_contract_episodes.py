@@ -10,7 +10,8 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.store.base import EpisodeFilter, MemoryStore, TurnWrite
+from omoide.store.base import EpisodeFilter, TurnWrite
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import at, blend, emotion, episode, text_vector, turn, unit
 
 pytestmark = pytest.mark.anyio
@@ -19,7 +20,7 @@ VIEWER = Scope("haru", "minjun")
 OTHER = Scope("haru", "sora")
 
 
-async def test_written_episode_reads_back_unchanged(store: MemoryStore) -> None:
+async def test_written_episode_reads_back_unchanged(store: MemoryBackend) -> None:
     metadata = {"count": 3, "ratio": 1.0, "flag": True, "nothing": None, "word": "ゲーム"}
     written = episode(VIEWER, "e1", "나 롤 게임 엄청 좋아해요!", bot="좋아!", metadata=metadata)
     await store.write_turns("haru", [turn(written)])
@@ -32,7 +33,7 @@ async def test_written_episode_reads_back_unchanged(store: MemoryStore) -> None:
     assert read.metadata["flag"] is True
 
 
-async def test_times_come_back_as_utc(store: MemoryStore) -> None:
+async def test_times_come_back_as_utc(store: MemoryBackend) -> None:
     tokyo = timezone(timedelta(hours=9))
     local = at(0).astimezone(tokyo)
     await store.write_turns("haru", [turn(episode(VIEWER, "e1", recorded_at=local))])
@@ -43,12 +44,12 @@ async def test_times_come_back_as_utc(store: MemoryStore) -> None:
     assert read.recorded_at.utcoffset() == timedelta(0)
 
 
-async def test_missing_episode_is_not_found(store: MemoryStore) -> None:
+async def test_missing_episode_is_not_found(store: MemoryBackend) -> None:
     with pytest.raises(NotFound):
         await store.get_episode(VIEWER, "nope")
 
 
-async def test_list_is_newest_first_with_paging_and_count(store: MemoryStore) -> None:
+async def test_list_is_newest_first_with_paging_and_count(store: MemoryBackend) -> None:
     turns = [turn(episode(VIEWER, f"e{minute}", recorded_at=at(minute))) for minute in range(5)]
     await store.write_turns("haru", turns)
 
@@ -59,7 +60,7 @@ async def test_list_is_newest_first_with_paging_and_count(store: MemoryStore) ->
     assert await store.count_episodes(VIEWER, where=EpisodeFilter()) == 5
 
 
-async def test_filters_apply_to_list_and_count(store: MemoryStore) -> None:
+async def test_filters_apply_to_list_and_count(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -76,12 +77,12 @@ async def test_filters_apply_to_list_and_count(store: MemoryStore) -> None:
     assert await store.count_episodes(VIEWER, where=where) == 1
 
 
-async def test_naive_times_are_refused(store: MemoryStore) -> None:
+async def test_naive_times_are_refused(store: MemoryBackend) -> None:
     with pytest.raises(InvalidInput):
         await store.list_emotions(VIEWER, since=at(0).replace(tzinfo=None), until=at(1))
 
 
-async def test_vector_search_returns_cosine_similarity_best_first(store: MemoryStore) -> None:
+async def test_vector_search_returns_cosine_similarity_best_first(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -106,7 +107,7 @@ EXCLUSIONS = {
 
 
 @pytest.mark.parametrize("case", sorted(EXCLUSIONS))
-async def test_vector_filters_do_not_starve_results(store: MemoryStore, case: str) -> None:
+async def test_vector_filters_do_not_starve_results(store: MemoryBackend, case: str) -> None:
     """Twenty excluded episodes sit nearer the query than the five that qualify."""
     where, excluded, qualifying = EXCLUSIONS[case]
     near = [
@@ -124,7 +125,7 @@ async def test_vector_filters_do_not_starve_results(store: MemoryStore, case: st
     assert sorted(hit.item.id for hit in hits) == [f"qualifying{index}" for index in range(5)]
 
 
-async def test_include_archived_returns_archived_episodes(store: MemoryStore) -> None:
+async def test_include_archived_returns_archived_episodes(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1", "deadlock"), unit(0))])
     assert await store.archive_episodes(VIEWER, ["e1"], at=at(5)) == 1
 
@@ -141,7 +142,7 @@ async def test_include_archived_returns_archived_episodes(store: MemoryStore) ->
     assert (await store.get_episode(VIEWER, "e1")).archived_at == at(5)
 
 
-async def test_archiving_counts_only_newly_archived_in_scope(store: MemoryStore) -> None:
+async def test_archiving_counts_only_newly_archived_in_scope(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "mine")), turn(episode(OTHER, "theirs"))])
 
     first = await store.archive_episodes(VIEWER, ["mine", "theirs", "missing"], at=at(1))
@@ -151,14 +152,14 @@ async def test_archiving_counts_only_newly_archived_in_scope(store: MemoryStore)
     assert (await store.get_episode(OTHER, "theirs")).archived_at is None
 
 
-async def test_vector_of_wrong_dimension_is_a_conflict(store: MemoryStore) -> None:
+async def test_vector_of_wrong_dimension_is_a_conflict(store: MemoryBackend) -> None:
     with pytest.raises(Conflict, match="dimensions"):
         await store.search_episode_vectors(
             VIEWER, np.ones(3, dtype=np.float32), where=EpisodeFilter(), limit=1
         )
 
 
-async def test_episode_without_vector_is_found_by_keywords_only(store: MemoryStore) -> None:
+async def test_episode_without_vector_is_found_by_keywords_only(store: MemoryBackend) -> None:
     written = episode(VIEWER, "e1", "quiet words")
     await store.write_turns("haru", [TurnWrite(VIEWER, written, None, None)])
 
@@ -173,7 +174,7 @@ async def test_episode_without_vector_is_found_by_keywords_only(store: MemorySto
     assert by_vector == []
 
 
-async def test_record_recalls_reinforces_in_scope_only(store: MemoryStore) -> None:
+async def test_record_recalls_reinforces_in_scope_only(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "mine")), turn(episode(OTHER, "theirs"))])
 
     await store.record_recalls(VIEWER, episode_ids=["mine", "theirs"], fact_ids=[], at=at(9))
@@ -185,19 +186,19 @@ async def test_record_recalls_reinforces_in_scope_only(store: MemoryStore) -> No
     assert (theirs.recall_count, theirs.last_recalled_at) == (0, None)
 
 
-async def test_duplicate_episode_id_is_a_conflict(store: MemoryStore) -> None:
+async def test_duplicate_episode_id_is_a_conflict(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1"))])
     with pytest.raises(Conflict):
         await store.write_turns("haru", [turn(episode(VIEWER, "e1"))])
 
 
-async def test_turn_of_another_character_is_refused(store: MemoryStore) -> None:
+async def test_turn_of_another_character_is_refused(store: MemoryBackend) -> None:
     with pytest.raises(InvalidInput):
         await store.write_turns("aoi", [turn(episode(VIEWER, "e1"))])
 
 
 async def test_emotions_are_kept_without_episode_and_listed_oldest_first(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     stored = episode(VIEWER, "e1", recorded_at=at(2))
     await store.write_turns(
@@ -218,7 +219,7 @@ async def test_emotions_are_kept_without_episode_and_listed_oldest_first(
     assert await store.count_episodes(VIEWER, where=EpisodeFilter()) == 1
 
 
-async def test_emotion_citing_an_episode_outside_its_scope_is_refused(store: MemoryStore) -> None:
+async def test_emotion_citing_an_episode_outside_its_scope_is_refused(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(OTHER, "theirs"))])
     with pytest.raises(InvalidInput):
         await store.write_turns(
@@ -226,7 +227,7 @@ async def test_emotion_citing_an_episode_outside_its_scope_is_refused(store: Mem
         )
 
 
-async def test_deleting_an_episode_keeps_its_emotion_record(store: MemoryStore) -> None:
+async def test_deleting_an_episode_keeps_its_emotion_record(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru", [turn(episode(VIEWER, "e1"), feeling=emotion(VIEWER, "m1", episode_id="e1"))]
     )
@@ -237,7 +238,7 @@ async def test_deleting_an_episode_keeps_its_emotion_record(store: MemoryStore) 
     assert [(record.id, record.episode_id) for record in listed] == [("m1", None)]
 
 
-async def test_negative_limits_are_refused(store: MemoryStore) -> None:
+async def test_negative_limits_are_refused(store: MemoryBackend) -> None:
     with pytest.raises(InvalidInput):
         await store.list_episodes(VIEWER, where=EpisodeFilter(), limit=-1)
     with pytest.raises(InvalidInput):
@@ -245,7 +246,7 @@ async def test_negative_limits_are_refused(store: MemoryStore) -> None:
 
 
 async def test_a_rewritten_episode_has_new_words_keywords_and_vector_only(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     original = episode(VIEWER, "e1", "I adore Zorbla plushies", bot="Zorbla!", topics=("Zorbla",))
     await store.write_turns("haru", [turn(original, unit(0))])

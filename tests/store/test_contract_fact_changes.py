@@ -24,8 +24,8 @@ from omoide.store.base import (
     FactUpdate,
     FactWrite,
     Hit,
-    MemoryStore,
 )
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     DIMENSIONS,
     add_facts,
@@ -80,7 +80,7 @@ def contradicted(item: Fact) -> FactUpdate:
     return FactUpdate(dataclasses.replace(item, trust=TrustState.CONTRADICTED))
 
 
-async def apply_singly(store: MemoryStore, changes: Sequence[FactChangeWrite]) -> None:
+async def apply_singly(store: MemoryBackend, changes: Sequence[FactChangeWrite]) -> None:
     """The same changes one call each."""
     for change in changes:
         match change:
@@ -128,7 +128,7 @@ def mixed_changes() -> list[FactChangeWrite]:
     ]
 
 
-async def with_history(store: MemoryStore) -> MemoryStore:
+async def with_history(store: MemoryBackend) -> MemoryBackend:
     await store.write_turns(
         "haru",
         [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2")), turn(episode(OTHER, "e3"))],
@@ -152,7 +152,7 @@ def ranked(hits: list[Hit[Fact]], *, relative: bool = False) -> list[tuple[float
     return sorted(rows, key=lambda row: (-row[0], row[1]))
 
 
-async def seen(store: MemoryStore, vector_ids: Sequence[str]) -> dict[str, object]:
+async def seen(store: MemoryBackend, vector_ids: Sequence[str]) -> dict[str, object]:
     """Everything a reader can see of haru's facts: listings, each fact, searches by vector
     and by keyword (current and all), and the current facts with their vectors."""
     view: dict[str, object] = {}
@@ -192,7 +192,7 @@ def assert_vectors_are_stored_ones(facts: Sequence[Fact], vectors: np.ndarray) -
 
 
 async def test_current_facts_come_oldest_first_with_their_stored_vectors(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     items = [
         new(VIEWER, "f_b", "likes tea", 5),
@@ -211,7 +211,7 @@ async def test_current_facts_come_oldest_first_with_their_stored_vectors(
     assert_vectors_are_stored_ones(current.facts, current.vectors)
 
 
-async def test_superseded_and_contradicted_facts_are_not_current(store: MemoryStore) -> None:
+async def test_superseded_and_contradicted_facts_are_not_current(store: MemoryBackend) -> None:
     items = [new(VIEWER, f"f{index}", f"likes thing{index}", index) for index in range(4)]
     await add_facts(store, VIEWER, [add(item) for item in items])
     await supersede_fact(store, VIEWER, "f0", add(new(VIEWER, "f9", "likes more", 9)), at=at(9))
@@ -228,7 +228,7 @@ async def test_superseded_and_contradicted_facts_are_not_current(store: MemorySt
     assert_vectors_are_stored_ones(current.facts, current.vectors)
 
 
-async def test_a_scope_above_the_limit_maps_to_none(store: MemoryStore) -> None:
+async def test_a_scope_above_the_limit_maps_to_none(store: MemoryBackend) -> None:
     await add_facts(
         store, VIEWER, [add(new(VIEWER, f"v{index}", "likes tea")) for index in range(4)]
     )
@@ -250,7 +250,7 @@ async def test_a_scope_above_the_limit_maps_to_none(store: MemoryStore) -> None:
     assert empty is not None and empty.facts == ()
 
 
-async def test_a_scope_never_written_has_no_current_facts(store: MemoryStore) -> None:
+async def test_a_scope_never_written_has_no_current_facts(store: MemoryBackend) -> None:
     await add_facts(store, OTHER, [add(new(OTHER, "o0", "likes tea"))])
 
     found = await store.current_facts([VIEWER, STRANGER_WIDE], limit=5)
@@ -263,7 +263,7 @@ async def test_a_scope_never_written_has_no_current_facts(store: MemoryStore) ->
         assert current.vectors.dtype == np.float32
 
 
-async def test_current_facts_keep_scopes_apart(store: MemoryStore) -> None:
+async def test_current_facts_keep_scopes_apart(store: MemoryBackend) -> None:
     for scope, name in [
         (VIEWER, "viewer"),
         (OTHER, "other"),
@@ -292,7 +292,7 @@ async def test_current_facts_keep_scopes_apart(store: MemoryStore) -> None:
         assert_vectors_are_stored_ones(current.facts, current.vectors)
 
 
-async def test_current_facts_refuse_a_negative_limit(store: MemoryStore) -> None:
+async def test_current_facts_refuse_a_negative_limit(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [add(new(VIEWER, "v0", "likes tea"))])
     with pytest.raises(InvalidInput):
         await store.current_facts([VIEWER], limit=-1)
@@ -328,7 +328,7 @@ async def test_a_batch_equals_the_single_calls_one_after_the_other(
     }
 
 
-async def test_a_later_change_sees_an_earlier_one_of_the_same_batch(store: MemoryStore) -> None:
+async def test_a_later_change_sees_an_earlier_one_of_the_same_batch(store: MemoryBackend) -> None:
     first = new(VIEWER, "first", "likes tea", 1)
     second = new(VIEWER, "second", "likes green tea", 2)
 
@@ -384,7 +384,7 @@ def wrong_dimension() -> FactChangeWrite:
     ],
 )
 async def test_a_failing_change_leaves_nothing_of_its_batch(
-    store: MemoryStore, failing: Callable[[], FactChangeWrite], error: type[Exception]
+    store: MemoryBackend, failing: Callable[[], FactChangeWrite], error: type[Exception]
 ) -> None:
     await with_history(store)
     before = await seen(store, ALL_IDS)
@@ -409,7 +409,7 @@ async def test_a_failing_change_leaves_nothing_of_its_batch(
     ids=["add", "update", "supersession"],
 )
 async def test_a_change_of_another_character_is_refused_with_nothing_written(
-    store: MemoryStore, foreign: FactChangeWrite
+    store: MemoryBackend, foreign: FactChangeWrite
 ) -> None:
     await add_facts(store, STRANGER_WIDE, [add(new(STRANGER_WIDE, "s0", "likes tea"))])
     await with_history(store)
@@ -424,7 +424,7 @@ async def test_a_change_of_another_character_is_refused_with_nothing_written(
     assert (unchanged.trust, unchanged.confirmation_count) == (TrustState.STATED, 1)
 
 
-async def test_an_empty_batch_changes_nothing(store: MemoryStore) -> None:
+async def test_an_empty_batch_changes_nothing(store: MemoryBackend) -> None:
     await with_history(store)
     before = await seen(store, ALL_IDS)
 

@@ -10,7 +10,8 @@ import pytest
 
 from omoide.domain import MemoryKind, Scope
 from omoide.errors import InvalidInput
-from omoide.store.base import FactFilter, MemoryStore
+from omoide.store.base import FactFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import add_facts, at, fact, fact_write, tombstones
 
 pytestmark = pytest.mark.anyio
@@ -24,14 +25,14 @@ SLOT_DIGEST = "fedcba9876543210" * 4
 UNKNOWN = "a" * 32
 
 
-async def delete_with_digests(store: MemoryStore, scope: Scope, fact_id: str) -> None:
+async def delete_with_digests(store: MemoryBackend, scope: Scope, fact_id: str) -> None:
     await add_facts(store, scope, [fact_write(fact(scope, fact_id, "lives in Seoul"))])
     await store.delete_fact(
         scope, fact_id, reason="wrong", at=at(5), digests=[TEXT_DIGEST, SLOT_DIGEST]
     )
 
 
-async def test_a_deleted_facts_digests_are_found_in_its_scope_only(store: MemoryStore) -> None:
+async def test_a_deleted_facts_digests_are_found_in_its_scope_only(store: MemoryBackend) -> None:
     await delete_with_digests(store, VIEWER, "f1")
     await add_facts(store, OTHER_CHARACTER, [fact_write(fact(OTHER_CHARACTER, "f2", "x"))])
 
@@ -43,13 +44,13 @@ async def test_a_deleted_facts_digests_are_found_in_its_scope_only(store: Memory
         assert await store.deleted_fact_digests(scope, asked) == set()
 
 
-async def test_a_deletion_without_digests_leaves_none(store: MemoryStore) -> None:
+async def test_a_deletion_without_digests_leaves_none(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(5))
     assert await store.deleted_fact_digests(VIEWER, [TEXT_DIGEST]) == set()
 
 
-async def test_the_same_digest_from_two_deletions_is_found_once(store: MemoryStore) -> None:
+async def test_the_same_digest_from_two_deletions_is_found_once(store: MemoryBackend) -> None:
     await delete_with_digests(store, VIEWER, "f1")
     await delete_with_digests(store, VIEWER, "f2")
     assert await store.deleted_fact_digests(VIEWER, [TEXT_DIGEST]) == {TEXT_DIGEST}
@@ -68,7 +69,7 @@ async def test_the_same_digest_from_two_deletions_is_found_once(store: MemorySto
     ],
 )
 async def test_anything_but_hex_digests_is_refused_and_nothing_deleted(
-    store: MemoryStore, digests: list[str]
+    store: MemoryBackend, digests: list[str]
 ) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", "lives in Seoul"))])
     with pytest.raises(InvalidInput, match="digest"):
@@ -79,7 +80,7 @@ async def test_anything_but_hex_digests_is_refused_and_nothing_deleted(
     assert await tombstones(store, VIEWER) == []
 
 
-async def test_tombstones_and_exports_show_no_digest(store: MemoryStore) -> None:
+async def test_tombstones_and_exports_show_no_digest(store: MemoryBackend) -> None:
     await delete_with_digests(store, VIEWER, "f1")
     (tombstone,) = await tombstones(store, VIEWER)
     assert (tombstone.memory_id, tombstone.kind) == ("f1", MemoryKind.FACT)
@@ -88,7 +89,7 @@ async def test_tombstones_and_exports_show_no_digest(store: MemoryStore) -> None
     assert SLOT_DIGEST not in shown
 
 
-async def test_forgetting_a_viewer_removes_its_digests_only(store: MemoryStore) -> None:
+async def test_forgetting_a_viewer_removes_its_digests_only(store: MemoryBackend) -> None:
     await delete_with_digests(store, VIEWER, "f1")
     await delete_with_digests(store, OTHER, "f2")
 

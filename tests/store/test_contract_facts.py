@@ -8,7 +8,8 @@ import pytest
 
 from omoide.domain import FactCategory, Scope, TrustState
 from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.store.base import FactFilter, FactWrite, MemoryStore
+from omoide.store.base import FactFilter, FactWrite
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     add_facts,
     at,
@@ -29,7 +30,7 @@ OTHER = Scope("haru", "sora")
 CHARACTER = Scope("haru")
 
 
-async def test_added_fact_reads_back_unchanged(store: MemoryStore) -> None:
+async def test_added_fact_reads_back_unchanged(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
     written = fact(VIEWER, "f1", "Deadlock好き", sources=("e2", "e1"))
     await add_facts(store, VIEWER, [fact_write(written)])
@@ -38,7 +39,7 @@ async def test_added_fact_reads_back_unchanged(store: MemoryStore) -> None:
     assert await store.list_facts(VIEWER, where=FactFilter()) == [written]
 
 
-async def test_a_facts_slot_and_terms_read_back_and_change(store: MemoryStore) -> None:
+async def test_a_facts_slot_and_terms_read_back_and_change(store: MemoryBackend) -> None:
     written = dataclasses.replace(
         fact(VIEWER, "f1", "来週の水曜日に面接があります"),
         slot="plan:interview",
@@ -53,7 +54,7 @@ async def test_a_facts_slot_and_terms_read_back_and_change(store: MemoryStore) -
     assert await store.get_fact(VIEWER, "f1") == changed
 
 
-async def test_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
+async def test_fact_of_another_scope_is_not_found(store: MemoryBackend) -> None:
     await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
     with pytest.raises(NotFound):
         await store.get_fact(VIEWER, "theirs")
@@ -62,7 +63,7 @@ async def test_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
     assert (await store.get_fact(OTHER, "theirs")).id == "theirs"
 
 
-async def test_citing_another_viewers_episode_is_refused(store: MemoryStore) -> None:
+async def test_citing_another_viewers_episode_is_refused(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(OTHER, "theirs"))])
     with pytest.raises(InvalidInput):
         await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("theirs",)))])
@@ -70,7 +71,7 @@ async def test_citing_another_viewers_episode_is_refused(store: MemoryStore) -> 
         await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f2", sources=("unknown",)))])
 
 
-async def test_character_fact_may_cite_its_viewers_episodes(store: MemoryStore) -> None:
+async def test_character_fact_may_cite_its_viewers_episodes(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1"))])
     diary = fact(CHARACTER, "diary", "streamed Deadlock with minjun", sources=("e1",))
 
@@ -81,7 +82,7 @@ async def test_character_fact_may_cite_its_viewers_episodes(store: MemoryStore) 
 
 
 async def test_deleting_a_cited_episode_keeps_the_fact_and_drops_the_link(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1", "e2")))])
@@ -91,7 +92,7 @@ async def test_deleting_a_cited_episode_keeps_the_fact_and_drops_the_link(
     assert (await store.get_fact(VIEWER, "f1")).source_episode_ids == ("e2",)
 
 
-async def test_supersede_closes_the_old_fact_and_links_the_new(store: MemoryStore) -> None:
+async def test_supersede_closes_the_old_fact_and_links_the_new(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "old", "lives in Seoul"), unit(0))])
     replacement = fact(VIEWER, "new", "lives in Busan", recorded_at=at(10))
 
@@ -107,14 +108,14 @@ async def test_supersede_closes_the_old_fact_and_links_the_new(store: MemoryStor
     assert [hit.item.id for hit in hits] == ["new"]
 
 
-async def test_superseding_twice_is_a_conflict(store: MemoryStore) -> None:
+async def test_superseding_twice_is_a_conflict(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "old"))])
     await supersede_fact(store, VIEWER, "old", fact_write(fact(VIEWER, "new")), at=at(1))
     with pytest.raises(Conflict):
         await supersede_fact(store, VIEWER, "old", fact_write(fact(VIEWER, "newer")), at=at(2))
 
 
-async def test_superseding_a_fact_of_another_scope_is_not_found(store: MemoryStore) -> None:
+async def test_superseding_a_fact_of_another_scope_is_not_found(store: MemoryBackend) -> None:
     await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
     with pytest.raises(NotFound):
         await supersede_fact(store, VIEWER, "theirs", fact_write(fact(VIEWER, "new")), at=at(1))
@@ -123,7 +124,7 @@ async def test_superseding_a_fact_of_another_scope_is_not_found(store: MemorySto
 
 
 async def test_update_without_vector_keeps_vector_and_refreshes_filters(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"), unit(0))])
     contradicted = dataclasses.replace(fact(VIEWER, "f1"), trust=TrustState.CONTRADICTED)
@@ -137,7 +138,7 @@ async def test_update_without_vector_keeps_vector_and_refreshes_filters(
 
 
 async def test_contradicted_only_lists_the_facts_found_no_longer_true(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "kept", "likes cats"), unit(0))])
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "wrong", "likes dogs"), unit(1))])
@@ -156,7 +157,7 @@ async def test_contradicted_only_lists_the_facts_found_no_longer_true(
         await store.search_fact_vectors(VIEWER, unit(1), where=rejected, limit=5)
 
 
-async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryStore) -> None:
+async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryBackend) -> None:
     await add_facts(store, OTHER, [fact_write(fact(OTHER, "theirs"))])
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "mine"))])
     with pytest.raises(NotFound):
@@ -164,7 +165,7 @@ async def test_update_of_a_fact_not_in_scope_is_not_found(store: MemoryStore) ->
     assert (await store.get_fact(OTHER, "theirs")).text == "likes games"
 
 
-async def test_category_filter_does_not_starve_vector_results(store: MemoryStore) -> None:
+async def test_category_filter_does_not_starve_vector_results(store: MemoryBackend) -> None:
     habits = [
         fact_write(
             fact(VIEWER, f"habit{index}", category=FactCategory.HABIT), blend(1, 0.01 * index)
@@ -183,7 +184,7 @@ async def test_category_filter_does_not_starve_vector_results(store: MemoryStore
     assert sorted(hit.item.id for hit in hits) == ["goal0", "goal1", "goal2"]
 
 
-async def test_superseded_facts_do_not_starve_vector_results(store: MemoryStore) -> None:
+async def test_superseded_facts_do_not_starve_vector_results(store: MemoryBackend) -> None:
     await add_facts(
         store,
         VIEWER,
@@ -198,7 +199,7 @@ async def test_superseded_facts_do_not_starve_vector_results(store: MemoryStore)
     assert len(hits) == 4 and all(hit.item.id.startswith("new") for hit in hits)
 
 
-async def test_fact_recalls_are_recorded(store: MemoryStore) -> None:
+async def test_fact_recalls_are_recorded(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"))])
     await add_facts(store, OTHER, [fact_write(fact(OTHER, "f2"))])
 
@@ -209,14 +210,14 @@ async def test_fact_recalls_are_recorded(store: MemoryStore) -> None:
     assert (await store.get_fact(OTHER, "f2")).recall_count == 0
 
 
-async def test_empty_category_set_matches_nothing(store: MemoryStore) -> None:
+async def test_empty_category_set_matches_nothing(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1"))])
     nothing = FactFilter(categories=frozenset())
     assert await store.list_facts(VIEWER, where=nothing) == []
 
 
 async def test_citing_an_episode_deleted_meanwhile_drops_only_that_link(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1")), turn(episode(VIEWER, "e2"))])
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", sources=("e1",)))])

@@ -8,7 +8,8 @@ import pytest
 
 from omoide.domain import MemoryKind, Scope, Tombstone
 from omoide.errors import InvalidInput, NotFound
-from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     add_facts,
     at,
@@ -38,7 +39,7 @@ def assert_no_content(tombstones: list[Tombstone], content: str) -> None:
                 assert word not in str(value)
 
 
-async def test_deleted_episode_leaves_every_index_at_once(store: MemoryStore) -> None:
+async def test_deleted_episode_leaves_every_index_at_once(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru", [turn(episode(VIEWER, "e1", SECRET)), turn(episode(VIEWER, "e2"))]
     )
@@ -59,7 +60,7 @@ async def test_deleted_episode_leaves_every_index_at_once(store: MemoryStore) ->
     assert_no_content(await tombstones(store, VIEWER), SECRET)
 
 
-async def test_deleted_fact_leaves_every_index_at_once(store: MemoryStore) -> None:
+async def test_deleted_fact_leaves_every_index_at_once(store: MemoryBackend) -> None:
     await add_facts(store, VIEWER, [fact_write(fact(VIEWER, "f1", SECRET))])
 
     tombstone = await store.delete_fact(VIEWER, "f1", reason="wrong", at=at(5))
@@ -75,7 +76,9 @@ async def test_deleted_fact_leaves_every_index_at_once(store: MemoryStore) -> No
     assert_no_content(await tombstones(store, VIEWER), SECRET)
 
 
-async def test_deleting_from_the_wrong_scope_is_not_found_and_harmless(store: MemoryStore) -> None:
+async def test_deleting_from_the_wrong_scope_is_not_found_and_harmless(
+    store: MemoryBackend,
+) -> None:
     await store.write_turns("haru", [turn(episode(OTHER, "theirs"))])
     await store.write_turns("aoi", [turn(episode(OTHER_CHARACTER, "aoi-ep"))])
 
@@ -90,13 +93,13 @@ async def test_deleting_from_the_wrong_scope_is_not_found_and_harmless(store: Me
     assert await tombstones(store, VIEWER) == []
 
 
-async def test_empty_reason_is_refused(store: MemoryStore) -> None:
+async def test_empty_reason_is_refused(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(VIEWER, "e1"))])
     with pytest.raises(InvalidInput):
         await store.delete_episode(VIEWER, "e1", reason=" ", at=at(1))
 
 
-async def fill(store: MemoryStore, scope: Scope, prefix: str) -> None:
+async def fill(store: MemoryBackend, scope: Scope, prefix: str) -> None:
     stored = episode(scope, f"{prefix}-e", SECRET)
     feeling = emotion(scope, f"{prefix}-m", episode_id=stored.id)
     await store.write_turns(scope.character_id, [turn(stored, feeling=feeling)])
@@ -105,7 +108,7 @@ async def fill(store: MemoryStore, scope: Scope, prefix: str) -> None:
     )
 
 
-async def test_forget_viewer_removes_everything_of_the_scope_only(store: MemoryStore) -> None:
+async def test_forget_viewer_removes_everything_of_the_scope_only(store: MemoryBackend) -> None:
     for prefix, scope in (("v", VIEWER), ("o", OTHER), ("c", CHARACTER), ("x", OTHER_CHARACTER)):
         await fill(store, scope, prefix)
 
@@ -130,13 +133,13 @@ async def test_forget_viewer_removes_everything_of_the_scope_only(store: MemoryS
         assert kept.tombstones == ()
 
 
-async def test_forgetting_an_unknown_viewer_reports_nothing(store: MemoryStore) -> None:
+async def test_forgetting_an_unknown_viewer_reports_nothing(store: MemoryBackend) -> None:
     report = await store.forget_viewer(VIEWER, reason="asked", at=at(1))
     assert (report.episodes, report.facts, report.emotions) == (0, 0, 0)
 
 
 async def test_purge_archived_destroys_old_archived_episodes_of_one_character(
-    store: MemoryStore,
+    store: MemoryBackend,
 ) -> None:
     await store.write_turns(
         "haru",

@@ -8,7 +8,8 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.errors import NotFound
-from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     add_facts,
     at,
@@ -53,7 +54,7 @@ def all_scopes() -> list[Scope]:
 
 
 @pytest.fixture
-async def crowded(store: MemoryStore) -> MemoryStore:
+async def crowded(store: MemoryBackend) -> MemoryBackend:
     for character in CHARACTERS:
         scopes = [scope for scope in all_scopes() if scope.character_id == character]
         turns = [
@@ -73,7 +74,7 @@ async def crowded(store: MemoryStore) -> MemoryStore:
     return store
 
 
-async def test_every_scope_sees_only_its_own_memories(crowded: MemoryStore) -> None:
+async def test_every_scope_sees_only_its_own_memories(crowded: MemoryBackend) -> None:
     everything = EpisodeFilter(include_archived=True)
     for scope in all_scopes():
         own = marker(scope.character_id, scope.user_id)
@@ -97,7 +98,7 @@ async def test_every_scope_sees_only_its_own_memories(crowded: MemoryStore) -> N
         assert [record.scope for record in emotions] == [scope]
 
 
-async def test_viewer_search_treats_wildcards_literally(crowded: MemoryStore) -> None:
+async def test_viewer_search_treats_wildcards_literally(crowded: MemoryBackend) -> None:
     found = await crowded.list_viewers("haru", search="a%", limit=100)
     underscore = await crowded.list_viewers("haru", search="a_", limit=100)
     quote = await crowded.list_viewers("haru", search="'", limit=100)
@@ -109,7 +110,7 @@ async def test_viewer_search_treats_wildcards_literally(crowded: MemoryStore) ->
     )
 
 
-async def test_every_viewer_is_listed_under_its_own_character(crowded: MemoryStore) -> None:
+async def test_every_viewer_is_listed_under_its_own_character(crowded: MemoryBackend) -> None:
     for character in CHARACTERS:
         viewers = await crowded.list_viewers(character, search=None, limit=100)
         assert sorted(v.scope.user_id or "" for v in viewers) == sorted(HOSTILE)
@@ -117,7 +118,7 @@ async def test_every_viewer_is_listed_under_its_own_character(crowded: MemorySto
         assert all((v.episode_count, v.fact_count) == (1, 1) for v in viewers)
 
 
-async def test_forgetting_a_hostile_viewer_touches_no_lookalike(crowded: MemoryStore) -> None:
+async def test_forgetting_a_hostile_viewer_touches_no_lookalike(crowded: MemoryBackend) -> None:
     target = Scope("haru", "a%")
 
     report = await crowded.forget_viewer(target, reason="asked", at=at(5))
@@ -128,7 +129,7 @@ async def test_forgetting_a_hostile_viewer_touches_no_lookalike(crowded: MemoryS
         assert await crowded.count_episodes(scope, where=EpisodeFilter()) == expected
 
 
-async def test_ids_of_another_hostile_scope_are_not_found(crowded: MemoryStore) -> None:
+async def test_ids_of_another_hostile_scope_are_not_found(crowded: MemoryBackend) -> None:
     victim = Scope("haru", "'; DROP TABLE episodes; --")
     attacker = Scope("haru", "1 OR 1=1")
     with pytest.raises(NotFound):

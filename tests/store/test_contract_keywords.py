@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from omoide.domain import FactCategory, Scope
-from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import add_facts, episode, fact, fact_write, turn
 
 pytestmark = pytest.mark.anyio
@@ -23,7 +24,7 @@ CORPUS = {
 
 
 @pytest.fixture
-async def corpus_store(store: MemoryStore) -> MemoryStore:
+async def corpus_store(store: MemoryBackend) -> MemoryBackend:
     await store.write_turns(
         "haru", [turn(episode(VIEWER, key, text)) for key, text in CORPUS.items()]
     )
@@ -47,7 +48,7 @@ async def corpus_store(store: MemoryStore) -> MemoryStore:
     ],
 )
 async def test_each_language_is_found_by_its_words(
-    corpus_store: MemoryStore, query: str, expected: str
+    corpus_store: MemoryBackend, query: str, expected: str
 ) -> None:
     hits = await corpus_store.search_episode_keywords(VIEWER, query, where=EpisodeFilter(), limit=3)
 
@@ -57,14 +58,14 @@ async def test_each_language_is_found_by_its_words(
     assert all(hit.score > 0 for hit in hits)
 
 
-async def test_english_words_are_stemmed(corpus_store: MemoryStore) -> None:
+async def test_english_words_are_stemmed(corpus_store: MemoryBackend) -> None:
     hits = await corpus_store.search_episode_keywords(
         VIEWER, "walking", where=EpisodeFilter(), limit=3
     )
     assert [hit.item.id for hit in hits] == ["english"]
 
 
-async def test_better_matches_score_higher(store: MemoryStore) -> None:
+async def test_better_matches_score_higher(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -81,7 +82,7 @@ async def test_better_matches_score_higher(store: MemoryStore) -> None:
     assert hits[0].score > hits[1].score
 
 
-async def test_another_viewers_text_is_never_returned(corpus_store: MemoryStore) -> None:
+async def test_another_viewers_text_is_never_returned(corpus_store: MemoryBackend) -> None:
     for text in CORPUS.values():
         hits = await corpus_store.search_episode_keywords(
             OTHER, text, where=EpisodeFilter(), limit=10
@@ -115,7 +116,7 @@ async def test_another_viewers_text_is_never_returned(corpus_store: MemoryStore)
     ],
 )
 async def test_query_syntax_in_user_text_is_plain_text(
-    corpus_store: MemoryStore, query: str
+    corpus_store: MemoryBackend, query: str
 ) -> None:
     hits = await corpus_store.search_episode_keywords(
         VIEWER, query, where=EpisodeFilter(), limit=10
@@ -125,7 +126,7 @@ async def test_query_syntax_in_user_text_is_plain_text(
     assert found <= ({"english"} if "dog" in query else set())
 
 
-async def test_operator_words_are_searchable_words(store: MemoryStore) -> None:
+async def test_operator_words_are_searchable_words(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -139,7 +140,7 @@ async def test_operator_words_are_searchable_words(store: MemoryStore) -> None:
     assert [hit.item.id for hit in hits] == ["ops"]
 
 
-async def test_keyword_search_respects_episode_filters(store: MemoryStore) -> None:
+async def test_keyword_search_respects_episode_filters(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -155,7 +156,7 @@ async def test_keyword_search_respects_episode_filters(store: MemoryStore) -> No
     assert [hit.item.id for hit in hits] == ["high"]
 
 
-async def test_fact_keywords_respect_category_and_currency(store: MemoryStore) -> None:
+async def test_fact_keywords_respect_category_and_currency(store: MemoryBackend) -> None:
     await add_facts(
         store,
         VIEWER,
@@ -176,7 +177,7 @@ async def test_fact_keywords_respect_category_and_currency(store: MemoryStore) -
     assert await store.search_fact_keywords(OTHER, "Deadlock", where=FactFilter(), limit=5) == []
 
 
-async def test_limit_zero_returns_nothing(corpus_store: MemoryStore) -> None:
+async def test_limit_zero_returns_nothing(corpus_store: MemoryBackend) -> None:
     assert (
         await corpus_store.search_episode_keywords(VIEWER, "dog", where=EpisodeFilter(), limit=0)
         == []

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from omoide.domain import Scope, Vector
 from omoide.errors import NotFound
-from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     add_facts,
     at,
@@ -164,7 +165,7 @@ operations = st.one_of(  # repeated strategies are drawn more often
 
 
 # --- applying an operation to the store and the model ----------------------------------
-async def write_turn(store: MemoryStore, model: Model, op: WriteTurn) -> None:
+async def write_turn(store: MemoryBackend, model: Model, op: WriteTurn) -> None:
     scope, number = SCOPES[op.scope], next(model.counter)
     text = " ".join(WORDS[word] for word in op.words)
     stored = episode(scope, f"ep{number}", text, recorded_at=at(number))
@@ -179,7 +180,7 @@ async def write_turn(store: MemoryStore, model: Model, op: WriteTurn) -> None:
         model.emotions[feeling.id] = (scope, stored.id)
 
 
-async def add_fact(store: MemoryStore, model: Model, op: AddFact) -> None:
+async def add_fact(store: MemoryBackend, model: Model, op: AddFact) -> None:
     scope, number = SCOPES[op.scope], next(model.counter)
     own = list(model.in_scope(model.episodes, scope))
     sources = own[-1:] if op.cite else []
@@ -194,7 +195,7 @@ def cosine(left: Vector, right: Vector) -> float:
     return float(np.dot(left, right) / (np.linalg.norm(left) * np.linalg.norm(right)))
 
 
-async def found_by_vector(store: MemoryStore, scope: Scope, op: Search) -> dict[str, float]:
+async def found_by_vector(store: MemoryBackend, scope: Scope, op: Search) -> dict[str, float]:
     query = DIRECTIONS[op.probe % len(DIRECTIONS)]
     if op.facts:
         facts = await store.search_fact_vectors(scope, query, where=FactFilter(), limit=op.limit)
@@ -205,7 +206,7 @@ async def found_by_vector(store: MemoryStore, scope: Scope, op: Search) -> dict[
     return {hit.item.id: hit.score for hit in episodes}
 
 
-async def found_by_keyword(store: MemoryStore, scope: Scope, op: Search) -> dict[str, float]:
+async def found_by_keyword(store: MemoryBackend, scope: Scope, op: Search) -> dict[str, float]:
     word = WORDS[op.probe % len(WORDS)]
     if op.facts:
         facts = await store.search_fact_keywords(scope, word, where=FactFilter(), limit=op.limit)
@@ -216,7 +217,7 @@ async def found_by_keyword(store: MemoryStore, scope: Scope, op: Search) -> dict
     return {hit.item.id: hit.score for hit in episodes}
 
 
-async def search(store: MemoryStore, model: Model, op: Search) -> None:
+async def search(store: MemoryBackend, model: Model, op: Search) -> None:
     scope = SCOPES[op.scope]
     items = model.in_scope(model.facts if op.facts else model.episodes, scope)
     eligible = {key: item for key, item in items.items() if not item.archived}
@@ -239,7 +240,7 @@ async def search(store: MemoryStore, model: Model, op: Search) -> None:
         assert all(min(found.values()) >= score - 1e-4 for score in left_out)  # exact top-k
 
 
-async def delete(store: MemoryStore, model: Model, op: Delete) -> None:
+async def delete(store: MemoryBackend, model: Model, op: Delete) -> None:
     scope = SCOPES[op.scope]
     items = model.facts if op.facts else model.episodes
     target = model.pick("fa" if op.facts else "ep", scope, op.pick, foreign=op.foreign)
@@ -258,7 +259,7 @@ async def delete(store: MemoryStore, model: Model, op: Delete) -> None:
             await deleting(scope, target, reason="test", at=at(0))
 
 
-async def touch(store: MemoryStore, model: Model, op: Touch) -> None:
+async def touch(store: MemoryBackend, model: Model, op: Touch) -> None:
     scope = SCOPES[op.scope]
     episode_ids = list({model.pick("ep", scope, i, foreign=foreign) for foreign, i in op.picks})
     fact_ids = list({model.pick("fa", scope, i, foreign=foreign) for foreign, i in op.picks})
@@ -280,7 +281,7 @@ async def touch(store: MemoryStore, model: Model, op: Touch) -> None:
             own_facts[key].recalls += 1
 
 
-async def forget(store: MemoryStore, model: Model, op: Forget) -> None:
+async def forget(store: MemoryBackend, model: Model, op: Forget) -> None:
     scope = SCOPES[op.scope]
     gone = {scope}
     counts = (
@@ -295,7 +296,7 @@ async def forget(store: MemoryStore, model: Model, op: Forget) -> None:
     model.emotions = {k: v for k, v in model.emotions.items() if v[0] not in gone}
 
 
-async def list_viewers(store: MemoryStore, model: Model, op: ListViewers) -> None:
+async def list_viewers(store: MemoryBackend, model: Model, op: ListViewers) -> None:
     character = CHARACTERS[op.character]
     listed = await store.list_viewers(character, search=None, limit=50)
     expected = {}
@@ -311,7 +312,7 @@ async def list_viewers(store: MemoryStore, model: Model, op: ListViewers) -> Non
     assert counts == expected
 
 
-async def check_every_scope(store: MemoryStore, model: Model) -> None:
+async def check_every_scope(store: MemoryBackend, model: Model) -> None:
     for scope in SCOPES:
         export = await store.export_scope(scope)
         episodes, facts = model.in_scope(model.episodes, scope), model.in_scope(model.facts, scope)

@@ -9,7 +9,8 @@ import pytest
 
 from omoide.domain import Scope
 from omoide.errors import Conflict, InvalidInput
-from omoide.store.base import EpisodeFilter, FactFilter, FactWrite, MemoryStore, TurnWrite
+from omoide.store.base import EpisodeFilter, FactFilter, FactWrite, TurnWrite
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import add_facts, emotion, episode, fact, fact_write, text_vector, turn
 
 pytestmark = pytest.mark.anyio
@@ -24,7 +25,7 @@ def good_turn(index: int) -> TurnWrite:
     return turn(stored, feeling=emotion(scope, f"m{index}", episode_id=stored.id))
 
 
-async def assert_batch_absent(store: MemoryStore, count: int) -> None:
+async def assert_batch_absent(store: MemoryBackend, count: int) -> None:
     for scope in VIEWERS:
         assert await store.count_episodes(scope, where=EVERYTHING) == 0
         assert (
@@ -65,7 +66,7 @@ def dangling_emotion(index: int) -> TurnWrite:
 )
 @pytest.mark.parametrize("position", [0, 3, 5])
 async def test_an_invalid_turn_leaves_nothing_of_its_batch(
-    store: MemoryStore,
+    store: MemoryBackend,
     invalid: Callable[[int], TurnWrite],
     error: type[Exception],
     position: int,
@@ -79,7 +80,7 @@ async def test_an_invalid_turn_leaves_nothing_of_its_batch(
     await assert_batch_absent(store, 6)
 
 
-async def test_the_batch_commits_once_the_invalid_turn_is_fixed(store: MemoryStore) -> None:
+async def test_the_batch_commits_once_the_invalid_turn_is_fixed(store: MemoryBackend) -> None:
     batch = [good_turn(index) for index in range(6)]
     with pytest.raises(Conflict):
         await store.write_turns("haru", [*batch[:4], wrong_dimension(4), batch[5]])
@@ -89,7 +90,7 @@ async def test_the_batch_commits_once_the_invalid_turn_is_fixed(store: MemorySto
     assert sum([await store.count_episodes(s, where=EVERYTHING) for s in VIEWERS]) == 6
 
 
-async def test_an_invalid_fact_leaves_nothing_of_its_batch(store: MemoryStore) -> None:
+async def test_an_invalid_fact_leaves_nothing_of_its_batch(store: MemoryBackend) -> None:
     scope = VIEWERS[0]
     writes = [fact_write(fact(scope, f"f{index}", f"factword{index} common")) for index in range(4)]
     writes[2] = FactWrite(writes[2].fact, np.ones(5, dtype=np.float32))

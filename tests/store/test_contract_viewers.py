@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from omoide.domain import Scope
-from omoide.store.base import FactWrite, MemoryStore, TurnWrite
+from omoide.store.base import FactWrite, TurnWrite
+from omoide.wiring.storage import MemoryBackend
 from tests.store.builders import (
     add_facts,
     at,
@@ -20,7 +21,7 @@ from tests.store.builders import (
 pytestmark = pytest.mark.anyio
 
 
-async def test_viewers_are_listed_with_counts_most_recent_first(store: MemoryStore) -> None:
+async def test_viewers_are_listed_with_counts_most_recent_first(store: MemoryBackend) -> None:
     await store.write_turns(
         "haru",
         [
@@ -53,7 +54,7 @@ async def test_viewers_are_listed_with_counts_most_recent_first(store: MemorySto
     assert all(v.scope.character_id == "haru" for v in viewers)
 
 
-async def test_viewer_listing_pages(store: MemoryStore) -> None:
+async def test_viewer_listing_pages(store: MemoryBackend) -> None:
     names = [f"viewer{index:02}" for index in range(7)]
     await store.write_turns(
         "haru",
@@ -83,7 +84,7 @@ async def test_viewer_listing_pages(store: MemoryStore) -> None:
     ],
 )
 async def test_viewer_search_is_a_literal_substring(
-    store: MemoryStore, search: str, expected: list[str]
+    store: MemoryBackend, search: str, expected: list[str]
 ) -> None:
     names = ["a%", "ab", "abc", "a_c", "100%", "back\\slash", "o'brien", "ゲーマー"]
     await store.write_turns(
@@ -96,13 +97,13 @@ async def test_viewer_search_is_a_literal_substring(
     assert sorted(v.scope.user_id or "" for v in viewers) == sorted(expected)
 
 
-async def test_forgotten_viewers_are_not_listed(store: MemoryStore) -> None:
+async def test_forgotten_viewers_are_not_listed(store: MemoryBackend) -> None:
     await store.write_turns("haru", [turn(episode(Scope("haru", "gone"), "e1"))])
     await store.forget_viewer(Scope("haru", "gone"), reason="asked", at=at(1))
     assert await store.list_viewers("haru", search=None, limit=10) == []
 
 
-async def test_export_holds_everything_of_one_scope(store: MemoryStore) -> None:
+async def test_export_holds_everything_of_one_scope(store: MemoryBackend) -> None:
     viewer = Scope("haru", "minjun")
     stored = [episode(viewer, "e1", recorded_at=at(1)), episode(viewer, "e2", recorded_at=at(2))]
     feeling = emotion(viewer, "m1", episode_id="e1")
@@ -122,12 +123,14 @@ async def test_export_holds_everything_of_one_scope(store: MemoryStore) -> None:
     assert [item.memory_id for item in export.tombstones] == ["e2"]
 
 
-async def test_export_of_an_unknown_scope_is_empty(store: MemoryStore) -> None:
+async def test_export_of_an_unknown_scope_is_empty(store: MemoryBackend) -> None:
     export = await store.export_scope(Scope("nobody", "nothing"))
     assert (export.episodes, export.facts, export.emotions, export.tombstones) == ((), (), (), ())
 
 
-async def test_decay_pages_through_unarchived_episodes_of_one_character(store: MemoryStore) -> None:
+async def test_decay_pages_through_unarchived_episodes_of_one_character(
+    store: MemoryBackend,
+) -> None:
     haru_scopes = [Scope("haru", "a"), Scope("haru", "b"), Scope("haru")]
     ids = [f"id{index:02}" for index in range(9)]
     await store.write_turns(

@@ -125,7 +125,7 @@ def test_the_store_imports_only_itself_and_the_domain() -> None:
 def test_every_layer_is_placed_as_declared() -> None:
     assert layer_of("omoide.domain") == 0
     assert layer_of("omoide.store.sqlite.files") == layer_of("omoide.embed.base") == 1
-    assert layer_of("omoide.memory.queue") == layer_of("omoide.keys") == 2
+    assert layer_of("omoide.memory.drain") == layer_of("omoide.keys") == 2
     assert layer_of("omoide.wiring") == layer_of("omoide.wiring_server") == 3
     assert layer_of("omoide.cli_keys") == layer_of("omoide.api.app") == 4
     assert layer_of("omoide") == layer_of("omoide.not_yet_placed") == 4

@@ -23,7 +23,6 @@ from omoide.llm.base import ChatMessage, ChatModel
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
 from omoide.store.sqlite.growth import SqliteGrowthStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary_prompt import DIARY_TASK
@@ -32,6 +31,7 @@ from omoide.stream.evolution import IDENTITY_TASK
 from omoide.stream.service import StreamService
 from omoide.stream.viewer_prompt import VIEWER_BATCH_TASK
 from omoide.wiring import StreamParts, build_streams
+from omoide.wiring.storage import MemoryBackend
 
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
 
@@ -45,7 +45,7 @@ class Parts:
     clock: FixedClock
     metrics: Metrics
     embedder: Embedder
-    store: MemoryStore
+    store: MemoryBackend
     characters: CharacterLibrary
     chat_model: ChatModel | None
     memory: MemoryManager

@@ -40,7 +40,7 @@ from omoide.domain import (
 )
 from omoide.errors import InvalidInput
 from omoide.memory.decay import MAX_RESTORE_IDS
-from omoide.memory.facts.keeper import MAX_FACT_CHARS
+from omoide.memory.facts.corrections import MAX_FACT_CHARS
 from omoide.text_rules import MAX_ID_LENGTH, moment_problem
 from omoide.wire_types import Identifier, Label, Moment, Text
 

@@ -24,7 +24,9 @@ class DecayMaintenance(Protocol):
 
     async def list_episodes_for_decay(
         self, character_id: str, *, after_id: str | None, limit: int
-    ) -> list[Episode]: ...
+    ) -> list[Episode]:
+        """Unarchived episodes of every scope of one character, in id order, one page."""
+        ...
 
     async def archive_episodes(
         self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
@@ -32,7 +34,9 @@ class DecayMaintenance(Protocol):
 
     async def purge_archived(
         self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
-    ) -> int: ...
+    ) -> int:
+        """Destroy archived episodes, leaving tombstones; returns how many."""
+        ...
 
     async def list_archived_episodes(
         self,
@@ -42,9 +46,16 @@ class DecayMaintenance(Protocol):
         archived_before: datetime | None,
         after_id: str | None,
         limit: int,
-    ) -> list[Episode]: ...
+    ) -> list[Episode]:
+        """Archived episodes of every scope of one character, archived at or after
+        ``archived_from`` and before ``archived_before`` (``None``: no bound), in id order,
+        one page."""
+        ...
 
-    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int: ...
+    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
+        """Bring archived episodes back into retrieval (their archive time cleared, their
+        vectors and keywords searchable again); returns how many were archived."""
+        ...
 
 
 SAMPLE = 20

@@ -10,6 +10,7 @@ from typing import Protocol
 
 import anyio
 
+from omoide.domain import Episode, Scope
 from omoide.errors import InvalidInput, NotFound, OmoideError
 from omoide.memory.manager import MemoryManager
 from omoide.metrics import Metrics
@@ -19,13 +20,21 @@ logger = logging.getLogger(__name__)
 
 
 class DrainedQueue(Protocol):
-    """What draining takes from the turn queue (:class:`~omoide.memory.queue.TurnQueue`)."""
+    """What draining takes from the turn queue (its consumer side)."""
 
     async def take(self, limit: int) -> list[QueuedTurn]: ...
 
     async def done(self, job_ids: Sequence[int]) -> None: ...
 
     async def retry_later(self, job_ids: Sequence[int], *, error: str, park: bool) -> None: ...
+
+
+class StoredEpisodes(Protocol):
+    """How draining recognises a replayed turn (a memory store): its episode is stored."""
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode:
+        """NotFound when no such episode is stored in ``scope``."""
+        ...
 
 
 class QueueDrainer:
@@ -41,6 +50,7 @@ class QueueDrainer:
         queue: DrainedQueue,
         memory: MemoryManager,
         *,
+        episodes: StoredEpisodes,
         metrics: Metrics,
         batch_size: int = 64,
         idle_seconds: float = 0.5,
@@ -48,6 +58,7 @@ class QueueDrainer:
     ) -> None:
         self._queue = queue
         self._memory = memory
+        self._episodes = episodes
         self._metrics = metrics
         self._batch_size = batch_size
         self._idle_seconds = idle_seconds
@@ -133,7 +144,7 @@ class QueueDrainer:
         if queued.turn.turn_id is None:
             return False
         try:
-            await self._memory.store.get_episode(queued.turn.scope, queued.turn.turn_id)
+            await self._episodes.get_episode(queued.turn.scope, queued.turn.turn_id)
         except NotFound:
             return False
         return True

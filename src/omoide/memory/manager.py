@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from omoide.clock import Clock
 from omoide.domain import (
@@ -27,6 +28,7 @@ from omoide.errors import InvalidInput
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
 from omoide.memory.decay import (
+    DecayMaintenance,
     DecayPreview,
     DecayReport,
     RestoreReport,
@@ -34,18 +36,54 @@ from omoide.memory.decay import (
     restore_archived,
     run_decay,
 )
+from omoide.memory.deletion import MemoryDeletion, delete_episode_and_facts, delete_fact_for_good
 from omoide.memory.emotions import EmotionSummary, summarise_emotions
-from omoide.memory.facts.digests import fact_digests
-from omoide.memory.facts.keeper import FactKeeper
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.recall import Recaller, Recollection
 from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn
 from omoide.memory.viewer_profile import ViewerProfile
-from omoide.store.base import EpisodeFilter, FactFilter, MemoryStore
+from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.keywords import forget_cached_words
 
-SOURCE_DELETED = "the exchange it was learned from was deleted"
 HEALTH_PROBE_SCOPE = Scope("omoide-health", "probe")
+
+
+class MemoryListing(Protocol):
+    """What the manager lists of a viewer's memory (a memory store), in the orders its
+    methods of the same names give."""
+
+    async def list_episodes(
+        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
+    ) -> list[Episode]: ...
+
+    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int: ...
+
+    async def list_emotions(
+        self, scope: Scope, *, since: datetime, until: datetime
+    ) -> list[EmotionRecord]: ...
+
+    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
+
+
+class ViewerAdmin(Protocol):
+    """What the manager answers and does about whole viewers (a memory store); its methods
+    of the same names say what each one answers."""
+
+    async def list_viewers(
+        self, character_id: str, *, search: str | None, limit: int, offset: int = 0
+    ) -> list[ViewerSummary]: ...
+
+    async def count_viewers(self, character_id: str, *, search: str | None) -> int: ...
+
+    async def list_display_names(self, scope: Scope) -> list[DisplayName]: ...
+
+    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
+        """Delete every memory of ``scope``, and the digests its deleted facts left; the
+        tombstones keep ids, kinds, times and reasons."""
+        ...
+
+    async def export_scope(self, scope: Scope) -> ScopeExport: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,28 +98,31 @@ class MemoryManager:
     """Remember exchanges, recall what matters, correct and forget on request.
 
     Every operation takes a :class:`Scope` (or a character id for character-wide ones).
+    The store's roles come one by one (the same store object plays them all).
     """
 
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        listing: MemoryListing,
+        deletion: MemoryDeletion,
+        viewers: ViewerAdmin,
+        maintenance: DecayMaintenance,
         rememberer: Rememberer,
         recaller: Recaller,
-        facts: FactKeeper,
+        corrections: FactCorrector,
         config: MemoryConfig,
         clock: Clock,
     ) -> None:
-        self._store = store
+        self._listing = listing
+        self._deletion = deletion
+        self._viewers = viewers
+        self._maintenance = maintenance
         self._rememberer = rememberer
         self._recaller = recaller
-        self._facts = facts
+        self._corrections = corrections
         self._config = config
         self._clock = clock
-
-    @property
-    def store(self) -> MemoryStore:
-        return self._store
 
     @property
     def clock(self) -> Clock:
@@ -179,7 +220,7 @@ class MemoryManager:
     # --- facts ------------------------------------------------------------------------
     async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]:
         await self.flush_reinforcements()  # recall counts as of now
-        return await self._store.list_facts(
+        return await self._listing.list_facts(
             scope, where=FactFilter(include_inactive=include_inactive)
         )
 
@@ -193,7 +234,7 @@ class MemoryManager:
         salience: float = 0.6,
         at: datetime | None = None,
     ) -> Fact:
-        return await self._facts.add_manual(
+        return await self._corrections.add_manual(
             scope,
             text=text,
             category=category,
@@ -213,7 +254,7 @@ class MemoryManager:
         salience: float | None = None,
         at: datetime | None = None,
     ) -> Fact:
-        return await self._facts.correct(
+        return await self._corrections.correct(
             scope,
             fact_id,
             text=text,
@@ -226,35 +267,27 @@ class MemoryManager:
     async def delete_fact(
         self, scope: Scope, fact_id: str, *, reason: str = "deleted by request"
     ) -> Tombstone:
-        """Delete a fact for good: a viewer repeating it does not bring it back (its
-        tombstone keeps keyed digests of what it said, never the words)."""
-        fact = await self._store.get_fact(scope, fact_id)
-        digests = fact_digests(scope, fact.text, fact.slot, fact.terms)
-        return await self._store.delete_fact(
-            scope, fact_id, reason=reason, at=self._clock.now(), digests=digests
-        )
+        """Delete a fact for good (see :func:`~omoide.memory.deletion.delete_fact_for_good`)."""
+        at = self._clock.now()
+        return await delete_fact_for_good(self._deletion, scope, fact_id, reason=reason, at=at)
 
     # --- episodes, emotions, viewers ----------------------------------------------------
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str = "deleted by request"
     ) -> Tombstone:
-        """Delete an exchange and the facts learned from it alone (a fact told in passing
-        keeps the viewer's sentence: it would keep what was deleted); a fact another
-        exchange also said stays, without the link."""
+        """Delete an exchange and the facts learned from it alone (see
+        :func:`~omoide.memory.deletion.delete_episode_and_facts`)."""
         at = self._clock.now()
-        await self._store.get_episode(scope, episode_id)  # NotFound before anything goes
-        every = await self._store.list_facts(scope, where=FactFilter(include_inactive=True))
-        for fact in every:
-            if fact.source_episode_ids == (episode_id,):
-                await self._store.delete_fact(scope, fact.id, reason=SOURCE_DELETED, at=at)
-        return await self._store.delete_episode(scope, episode_id, reason=reason, at=at)
+        return await delete_episode_and_facts(
+            self._deletion, scope, episode_id, reason=reason, at=at
+        )
 
     async def emotion_summary(
         self, scope: Scope, *, days: int | None = None, now: datetime | None = None
     ) -> EmotionSummary:
         moment = self._now(now)
         span = days if days is not None else self._config.recall.emotion_days
-        records = await self._store.list_emotions(
+        records = await self._listing.list_emotions(
             scope, since=moment - timedelta(days=span), until=moment
         )
         return summarise_emotions(records, now=moment, days=span)
@@ -263,13 +296,13 @@ class MemoryManager:
         self, scope: Scope, *, reason: str = "forgotten by request"
     ) -> ForgetReport:
         """Delete everything of ``scope``; the keyword analyzer's cache of words goes too."""
-        report = await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
+        report = await self._viewers.forget_viewer(scope, reason=reason, at=self._clock.now())
         forget_cached_words()
         return report
 
     async def export_viewer(self, scope: Scope) -> ScopeExport:
         await self.flush_reinforcements()
-        return await self._store.export_scope(scope)
+        return await self._viewers.export_scope(scope)
 
     # --- maintenance ------------------------------------------------------------------
     async def list_episodes(
@@ -279,36 +312,37 @@ class MemoryManager:
         and how many there are in all."""
         await self.flush_reinforcements()
         where = EpisodeFilter(include_archived=include_archived)
-        episodes = await self._store.list_episodes(scope, where=where, limit=limit, offset=offset)
-        total = await self._store.count_episodes(scope, where=where)
+        episodes = await self._listing.list_episodes(scope, where=where, limit=limit, offset=offset)
+        total = await self._listing.count_episodes(scope, where=where)
         return EpisodeListing(tuple(episodes), total)
 
     async def list_emotions(
         self, scope: Scope, *, since: datetime, until: datetime
     ) -> list[EmotionRecord]:
         """The viewer's emotion records between ``since`` and ``until``, oldest first."""
-        return await self._store.list_emotions(scope, since=since, until=until)
+        return await self._listing.list_emotions(scope, since=since, until=until)
 
     async def list_viewers(
         self, character_id: str, *, search: str | None = None, limit: int, offset: int = 0
     ) -> list[ViewerSummary]:
-        """Viewers the character remembers, most recently seen first (``search``: part of
-        a viewer id or of a name they went by, in any case)."""
-        return await self._store.list_viewers(
+        """Viewers the character remembers (any memory stored), most recently seen first,
+        each with the name they went by last (``search``: part of a viewer id or of a name
+        they went by, ignoring case by Unicode case folding)."""
+        return await self._viewers.list_viewers(
             character_id, search=search, limit=limit, offset=offset
         )
 
     async def count_viewers(self, character_id: str, *, search: str | None = None) -> int:
         """How many viewers :meth:`list_viewers` lists over all its pages."""
-        return await self._store.count_viewers(character_id, search=search)
+        return await self._viewers.count_viewers(character_id, search=search)
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
-        """The names the viewer went by, the latest first."""
-        return await self._store.list_display_names(scope)
+        """The names the viewer went by, the latest first (none for a viewer never seen)."""
+        return await self._viewers.list_display_names(scope)
 
     async def check_store(self) -> None:
         """Ask the store a cheap question; its error (BackendError) if it cannot answer."""
-        await self._store.count_episodes(HEALTH_PROBE_SCOPE, where=EpisodeFilter())
+        await self._listing.count_episodes(HEALTH_PROBE_SCOPE, where=EpisodeFilter())
 
     async def run_decay(
         self,
@@ -319,7 +353,7 @@ class MemoryManager:
     ) -> DecayReport:
         await self.flush_reinforcements()
         return await run_decay(
-            self._store,
+            self._maintenance,
             character_id,
             policy=self._config.decay,
             now=self._now(now),
@@ -337,7 +371,7 @@ class MemoryManager:
         nothing."""
         await self.flush_reinforcements()
         return await preview_decay(
-            self._store,
+            self._maintenance,
             character_id,
             policy=self._config.decay,
             now=self._now(now),
@@ -354,7 +388,7 @@ class MemoryManager:
         """Bring archived episodes back into retrieval: these ids, or all archived since a
         time (a decay run's ``now`` undoes that run)."""
         return await restore_archived(
-            self._store, character_id, episode_ids=episode_ids, archived_since=archived_since
+            self._maintenance, character_id, episode_ids=episode_ids, archived_since=archived_since
         )
 
     async def flush_reinforcements(self) -> int:
@@ -362,9 +396,3 @@ class MemoryManager:
         the write); how many recalls were written. Writes and reads that show recall
         counts do this themselves."""
         return await self._recaller.reinforcements.flush()
-
-    async def close(self) -> None:
-        try:
-            await self._recaller.reinforcements.flush_quietly()
-        finally:
-            await self._store.close()

@@ -4,7 +4,9 @@ When an exchange that asked something ranks among the ``best`` — the viewer as
 character's reply asked ("any plans for the summer?") — what the viewer said next is
 often the answer ("camping with my sister!"), and it shares none of the words of a later
 question about it. So the episode recorded right after it (one store read for all of
-them, :meth:`~omoide.store.base.MemoryStore.episode_neighbours`), within ``max_gap`` (the
+them, the store's ``episode_neighbours``: for each given episode of the scope, the one
+recorded just before and the one just after it among those the filter admits, in
+timeline order — recorded_at, then id), within ``max_gap`` (the
 same conversation), is scored at ``share`` of the asking episode's total, or keeps its own
 total when that is higher. An added episode never outranks the one it came with, so the
 best hit does not change.

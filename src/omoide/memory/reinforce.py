@@ -43,7 +43,9 @@ class RecallRecording(Protocol):
 
     async def record_recalls(
         self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
-    ) -> None: ...
+    ) -> None:
+        """Reinforce recalled memories in one write: recall count up, last recall = at."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Protocol
 
 import anyio
@@ -25,27 +24,21 @@ import anyio
 from omoide.character.topics import TopicTracker
 from omoide.clock import Clock
 from omoide.domain import (
-    EmotionRecord,
     Episode,
-    ScoringMethod,
     TurnInput,
-    TurnState,
     Vector,
-    check_identifier,
-    check_not_future,
-    new_id,
 )
 from omoide.embed.base import Embedder
-from omoide.errors import InvalidInput, OmoideError
+from omoide.errors import OmoideError
 from omoide.memory.config import WriteConfig
 from omoide.memory.disclosures import DisclosureReader
-from omoide.memory.extraction.disclosure import DisclosureModel, said_candidate
-from omoide.memory.extraction.values import FactCandidate, FactExtractor
+from omoide.memory.extraction.disclosure import DisclosureModel
+from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.batch import BatchTurn
-from omoide.memory.facts.keeper import FactKeeper, foreseen_candidates
+from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.facts.vectors import FactTextPipeline, FactVectorCache
-from omoide.memory.importance import ImportanceResult, ImportanceScorer, with_disclosure
-from omoide.memory.turn_reading import felt_intensity, read_turn
+from omoide.memory.importance import ImportanceScorer
+from omoide.memory.planning import PlannedTurn, TurnPlanner, turn_writes
 from omoide.memory.turns import FactChange, StoredTurn
 from omoide.metrics import Metrics
 from omoide.store.base import TurnWrite
@@ -56,63 +49,21 @@ logger = logging.getLogger(__name__)
 class TurnWriting(Protocol):
     """Where remembered turns are written (a memory store): one transaction per batch."""
 
-    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Planned:
-    turn: TurnInput
-    state: TurnState
-    """The turn's emotion and topics, read from its text where the caller gave none."""
-    recorded_at: datetime
-    importance: ImportanceResult
-    episode: Episode | None
-    extracts_facts: bool
-    foreseen: tuple[FactCandidate, ...] | None
-    """Candidates known before any search (rules); None when they are not (a model)."""
-
-    @property
-    def fact_texts(self) -> list[str]:
-        return [candidate.text for candidate in self.foreseen or ()]
+    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
+        """Persist turns of one character's viewers in one transaction (all or nothing)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
     """A batch scored and embedded, not yet written."""
 
-    planned: tuple[_Planned, ...]
+    planned: tuple[PlannedTurn, ...]
     vectors: Mapping[str, Vector]
 
 
-_Planning = tuple[_Planned, ...] | OmoideError
+_Planning = tuple[PlannedTurn, ...] | OmoideError
 """A batch scored and checked, or why it could not be."""
-
-
-def _episode(
-    turn: TurnInput, state: TurnState, recorded_at: datetime, importance: ImportanceResult
-) -> Episode:
-    return Episode(
-        id=turn.turn_id or new_id(),
-        scope=turn.scope,
-        user_message=turn.user_message,
-        bot_message=turn.bot_message,
-        recorded_at=recorded_at,
-        importance=importance.score,
-        emotion=state.emotion,
-        emotion_intensity=state.emotion_intensity,
-        topics=state.topics,
-        scoring=importance.method,
-        metadata=dict(turn.metadata),
-    )
-
-
-def _unread(plan: _Planned) -> bool:
-    """Whether the disclosure model should read ``plan``'s message: the rules found no fact
-    in it, and it is kept, or was scored below the store threshold by rules alone (a stream
-    comment; never one too small to keep at all: laughter, a greeting)."""
-    if plan.foreseen != () or "low_signal" in plan.importance.signals:
-        return False
-    return plan.episode is not None or plan.importance.method == ScoringMethod.RULES
 
 
 class Rememberer:
@@ -136,21 +87,28 @@ class Rememberer:
         only: a language model reads every message itself)."""
         self._store = store
         self._embedder = embedder
-        self._scorer = scorer
         self._extractor = extractor
         self._facts = facts
-        self._config = config
-        self._clock = clock
         self._metrics = metrics
         self._fact_vectors = FactVectorCache()
         self._disclosures = (
             None
             if disclosure_model is None
             else DisclosureReader(
-                model=disclosure_model, embedder=embedder, cache=self._fact_vectors, metrics=metrics
+                model=disclosure_model,
+                embedder=embedder,
+                cache=self._fact_vectors,
+                config=config,
+                metrics=metrics,
             )
         )
-        self._topics = topics if topics is not None else TopicTracker()
+        self._planner = TurnPlanner(
+            scorer=scorer,
+            extractor=extractor,
+            config=config,
+            clock=clock,
+            topics=topics if topics is not None else TopicTracker(),
+        )
 
     async def remember(self, character_id: str, turns: Sequence[TurnInput]) -> list[StoredTurn]:
         """Score, embed and store a batch of one character's turns in one transaction."""
@@ -219,9 +177,9 @@ class Rememberer:
         return stored, embedded[0], planned
 
     async def _planning(self, character_id: str, turns: Sequence[TurnInput]) -> _Planning:
-        """:meth:`_plan_batch`, its error kept to be raised when the batch's turn comes."""
+        """The batch planned, or its error, kept to be raised when the batch's turn comes."""
         try:
-            return await self._plan_batch(character_id, turns)
+            return await self._planner.plan_batch(character_id, turns)
         except OmoideError as exc:
             return exc
 
@@ -230,70 +188,20 @@ class Rememberer:
     ) -> _Prepared:
         """Check, score and embed a batch's episodes (with ``fact_texts``, also the texts of
         the facts rules will propose, into the fact-vector cache); nothing is written."""
-        planned = await self._plan_batch(character_id, turns)
+        planned = await self._planner.plan_batch(character_id, turns)
         return await self._embed_planned(planned, fact_texts=fact_texts)
 
-    async def _plan_batch(
-        self, character_id: str, turns: Sequence[TurnInput]
-    ) -> tuple[_Planned, ...]:
-        check_identifier(character_id, name="character_id")
-        for turn in turns:
-            if turn.scope.character_id != character_id:
-                other = turn.scope.character_id
-                raise InvalidInput(f"turn for character {other!r} in a batch for {character_id!r}")
-        planned = []
-        for index, turn in enumerate(turns):
-            now = self._clock.now()
-            try:
-                recorded_at = check_not_future(turn.timestamp, now=now) if turn.timestamp else now
-            except InvalidInput as exc:
-                raise InvalidInput(f"turn {index}: {exc}" if len(turns) > 1 else str(exc)) from exc
-            planned.append(await self._plan(turn, recorded_at))
-        return tuple(planned)
-
-    async def _embed_planned(self, planned: tuple[_Planned, ...], *, fact_texts: bool) -> _Prepared:
-        planned = await self._with_disclosures(planned)
+    async def _embed_planned(
+        self, planned: tuple[PlannedTurn, ...], *, fact_texts: bool
+    ) -> _Prepared:
+        if self._disclosures is not None:
+            planned = await self._disclosures.read_planned(planned)
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
         if fact_texts:
             await self._embed_fact_texts(planned)
         return _Prepared(planned, vectors)
 
-    async def _with_disclosures(self, planned: tuple[_Planned, ...]) -> tuple[_Planned, ...]:
-        """``planned`` with what the disclosure model reads in the stored exchanges the rules
-        found no fact in: their sentences as candidates, their importance raised."""
-        if self._disclosures is None:
-            return planned
-        unread = [i for i, plan in enumerate(planned) if _unread(plan)]
-        if not unread:
-            return planned
-        told = await self._disclosures.disclosed([planned[i].turn.user_message for i in unread])
-        updated = list(planned)
-        for index, sentences in zip(unread, told, strict=True):
-            if sentences:
-                updated[index] = self._disclosed(planned[index], sentences)
-        return tuple(updated)
-
-    def _disclosed(self, plan: _Planned, sentences: tuple[str, ...]) -> _Planned:
-        threshold = self._config.store_threshold
-        importance = with_disclosure(plan.importance, store_threshold=threshold)
-        episode = plan.episode
-        if episode is None and importance.worth_storing:
-            episode = _episode(plan.turn, plan.state, plan.recorded_at, importance)
-        elif episode is not None and importance.score != episode.importance:
-            episode = replace(episode, importance=importance.score)
-        if episode is None:
-            return plan
-        extracts = importance.score >= self._config.fact_extraction_threshold
-        candidates = tuple(said_candidate(sentence) for sentence in sentences)
-        return replace(
-            plan,
-            importance=importance,
-            episode=episode,
-            extracts_facts=extracts,
-            foreseen=candidates if extracts else (),
-        )
-
-    async def _embed_fact_texts(self, planned: Sequence[_Planned]) -> None:
+    async def _embed_fact_texts(self, planned: Sequence[PlannedTurn]) -> None:
         """Embed the batch's foreseen fact texts that are not cached yet, in one call.
 
         A failure is only logged: the commit's :class:`FactTextPipeline` embeds what is
@@ -314,7 +222,7 @@ class Rememberer:
     async def _commit(self, character_id: str, prepared: _Prepared) -> list[StoredTurn]:
         """Write a prepared batch in one transaction, then keep its viewers' facts."""
         planned, vectors = prepared.planned, prepared.vectors
-        writes = self._writes(planned, vectors)
+        writes = turn_writes(planned, vectors)
         pipeline = FactTextPipeline(
             self._embedder, [plan.fact_texts for plan in planned], cache=self._fact_vectors
         )
@@ -335,29 +243,6 @@ class Rememberer:
             raise failure
         return stored
 
-    async def _plan(self, turn: TurnInput, recorded_at: datetime) -> _Planned:
-        state = read_turn(turn, self._topics)
-        importance = await self._importance(turn, state)
-        worth = importance.worth_storing or turn.force_store
-        episode = _episode(turn, state, recorded_at, importance) if worth else None
-        extracts = (
-            episode is not None and importance.score >= self._config.fact_extraction_threshold
-        )
-        foreseen = foreseen_candidates(self._extractor, turn.user_message) if extracts else ()
-        return _Planned(turn, state, recorded_at, importance, episode, extracts, foreseen)
-
-    async def _importance(self, turn: TurnInput, state: TurnState) -> ImportanceResult:
-        if turn.importance is not None:
-            return ImportanceResult(
-                score=turn.importance,
-                worth_storing=True,
-                signals=("given",),
-                method=ScoringMethod.GIVEN,
-            )
-        return await self._scorer.score(
-            turn.user_message, turn.bot_message, emotion_intensity=felt_intensity(state)
-        )
-
     async def _embed(self, episodes: Sequence[Episode]) -> dict[str, Vector]:
         """Vectors by episode text; a text said twice in a batch is embedded once."""
         texts = list(dict.fromkeys(episode.searchable_text for episode in episodes))
@@ -366,31 +251,10 @@ class Rememberer:
         matrix = await self._embedder.embed_documents(texts)
         return {text: matrix[row] for row, text in enumerate(texts)}
 
-    @staticmethod
-    def _writes(planned: Sequence[_Planned], vectors: Mapping[str, Vector]) -> list[TurnWrite]:
-        writes = []
-        for plan in planned:
-            episode = plan.episode
-            state = plan.state
-            emotion = EmotionRecord(
-                id=new_id(),
-                scope=plan.turn.scope,
-                emotion=state.emotion,
-                intensity=state.emotion_intensity,
-                recorded_at=plan.recorded_at,
-                trigger_topics=state.topics,
-                episode_id=episode.id if episode else None,
-            )
-            vector = vectors[episode.searchable_text] if episode else None
-            name = plan.turn.user_name
-            display_name = None if name == plan.turn.scope.user_id else name
-            writes.append(TurnWrite(plan.turn.scope, episode, vector, emotion, display_name))
-        return writes
-
     async def _after_write(
         self,
         character_id: str,
-        planned: Sequence[_Planned],
+        planned: Sequence[PlannedTurn],
         vectors: Mapping[str, Vector],
         pipeline: FactTextPipeline,
     ) -> list[StoredTurn]:
@@ -403,7 +267,7 @@ class Rememberer:
         ]
 
     async def _keep_batch_facts(
-        self, character_id: str, planned: Sequence[_Planned], pipeline: FactTextPipeline
+        self, character_id: str, planned: Sequence[PlannedTurn], pipeline: FactTextPipeline
     ) -> dict[int, list[FactChange]]:
         """The changes of the turns whose foreseen facts were kept together, by turn index."""
         indexes, turns = [], []
@@ -427,7 +291,7 @@ class Rememberer:
 
     async def _keep_facts(
         self,
-        plan: _Planned,
+        plan: PlannedTurn,
         vectors: Mapping[str, Vector],
         pipeline: FactTextPipeline,
         index: int,

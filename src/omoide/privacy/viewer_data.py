@@ -58,7 +58,10 @@ class ViewerEpisodes(Protocol):
         self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
     ) -> list[Episode]: ...
 
-    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None: ...
+    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None:
+        """Replace a stored episode's words (its messages and topics) with ``episode``'s,
+        same id, and its vector with ``vector``; the other fields stay (redaction)."""
+        ...
 
 
 class TurnDrain(Protocol):

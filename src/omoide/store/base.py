@@ -1,4 +1,13 @@
-"""The scoped storage contract.
+"""The scoped storage contract: the values a memory store takes and returns.
+
+Two backends keep memories (:class:`~omoide.store.sqlite.store.SqliteMemoryStore`, one
+SQLite file; :class:`~omoide.store.server.store.ServerMemoryStore`, PostgreSQL + Qdrant)
+with the same methods, signature for signature; the contract suite (``tests/store/``) runs
+on both. No Protocol names the whole store: each consumer declares the small role it uses
+where it uses it (``memory.recall.MemorySearch``, ``memory.remember.TurnWriting``,
+``memory.facts.keeper.FactWriting``, ``memory.manager.ViewerAdmin``,
+``memory.decay.DecayMaintenance``, ...), and the composition root passes the one store for
+each.
 
 Every method that reads, writes, updates, counts, lists, exports or deletes memory takes a
 :class:`~omoide.domain.Scope` (or a ``character_id`` for character-wide operations). A method
@@ -11,24 +20,18 @@ vectors of another model or dimension (:class:`~omoide.errors.Conflict`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 from omoide.domain import (
-    DisplayName,
     EmotionRecord,
     Episode,
     Fact,
     FactCategory,
-    ForgetReport,
     Matrix,
     Scope,
-    ScopeExport,
-    Tombstone,
     Vector,
-    ViewerSummary,
 )
 
 Item = TypeVar("Item", bound=Episode | Fact)
@@ -85,7 +88,8 @@ class FactSupersession:
 
 
 FactChangeWrite = FactWrite | FactUpdate | FactSupersession
-"""One change of :meth:`MemoryStore.write_fact_changes`; a :class:`FactWrite` adds a fact."""
+"""One change of a store's ``write_fact_changes`` (the one way facts change); a
+:class:`FactWrite` adds a fact."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,179 +129,3 @@ class FactFilter:
 class EmbeddingInfo:
     model_name: str
     dimensions: int
-
-
-class MemoryStore(Protocol):
-    """Where memories live. Implementations: SQLite (embedded), PostgreSQL + Qdrant.
-
-    The whole contract a backend implements (the contract tests run it on both). A
-    consumer depends on a small Protocol of its own, declared where it is used
-    (``memory.facts.FactWriting``, ``memory.recall.MemorySearch``,
-    ``memory.remember.TurnWriting``, ``memory.decay.DecayMaintenance``, ...).
-    """
-
-    @property
-    def embedding(self) -> EmbeddingInfo: ...
-
-    # --- episodes and emotions -------------------------------------------------------
-    async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
-        """Persist turns of one character's viewers in one transaction (all or nothing)."""
-        ...
-
-    async def get_episode(self, scope: Scope, episode_id: str) -> Episode: ...
-
-    async def list_episodes(
-        self, scope: Scope, *, where: EpisodeFilter, limit: int, offset: int = 0
-    ) -> list[Episode]:
-        """Newest first."""
-        ...
-
-    async def count_episodes(self, scope: Scope, *, where: EpisodeFilter) -> int: ...
-
-    async def search_episode_vectors(
-        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
-
-    async def search_episode_keywords(
-        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
-    ) -> list[Hit[Episode]]: ...
-
-    async def episode_neighbours(
-        self, scope: Scope, episode_ids: Sequence[str], *, where: EpisodeFilter
-    ) -> dict[str, tuple[Episode, ...]]:
-        """For each of ``episode_ids`` stored in ``scope``: the episode recorded just before
-        it and the one just after it, among the scope's episodes that ``where`` admits
-        (timeline order: recorded_at, then id), the earlier first; none, one or two. An id
-        not stored in the scope has no entry; the given episodes need not match ``where``.
-        Read in one transaction."""
-        ...
-
-    async def record_recalls(
-        self, scope: Scope, *, episode_ids: Sequence[str], fact_ids: Sequence[str], at: datetime
-    ) -> None:
-        """Reinforce recalled memories in one write: recall count up, last recall = at."""
-        ...
-
-    async def archive_episodes(
-        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
-    ) -> int: ...
-
-    async def delete_episode(
-        self, scope: Scope, episode_id: str, *, reason: str, at: datetime
-    ) -> Tombstone: ...
-
-    async def rewrite_episode(self, scope: Scope, episode: Episode, *, vector: Vector) -> None:
-        """Replace a stored episode's words (its messages and topics) with ``episode``'s,
-        same id, and its vector with ``vector``; the other fields stay (redaction)."""
-        ...
-
-    async def list_emotions(
-        self, scope: Scope, *, since: datetime, until: datetime
-    ) -> list[EmotionRecord]:
-        """Oldest first."""
-        ...
-
-    # --- facts -----------------------------------------------------------------------
-    async def get_fact(self, scope: Scope, fact_id: str) -> Fact: ...
-
-    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
-
-    async def search_fact_vectors(
-        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
-    async def search_fact_keywords(
-        self, scope: Scope, text: str, *, where: FactFilter, limit: int
-    ) -> list[Hit[Fact]]: ...
-
-    async def delete_fact(
-        self, scope: Scope, fact_id: str, *, reason: str, at: datetime, digests: Sequence[str] = ()
-    ) -> Tombstone:
-        """Delete the fact and leave a tombstone. ``digests`` (lowercase hex, 32 to 128
-        characters: keyed digests of what the fact said, never its text) stay with the
-        tombstone for :meth:`deleted_fact_digests` until the scope is forgotten."""
-        ...
-
-    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
-        """Those of ``digests`` that a fact deleted in ``scope`` left (see
-        :meth:`delete_fact`)."""
-        ...
-
-    async def current_facts(
-        self, scopes: Sequence[Scope], *, limit: int
-    ) -> dict[Scope, CurrentFacts | None]:
-        """Each scope's current facts with their vectors, read together (one transaction);
-        ``None`` for a scope holding more than ``limit`` current facts. A scope never
-        written maps to no facts. Facts come oldest first (recorded_at, then id)."""
-        ...
-
-    async def write_fact_changes(
-        self, character_id: str, changes: Sequence[FactChangeWrite]
-    ) -> None:
-        """The one way facts change: apply changes to the facts of one character's
-        scopes, in order, in one transaction: all or none. A :class:`FactWrite` adds a fact
-        (its sources must be episodes of its scope), a :class:`FactUpdate` replaces a stored
-        fact's fields (same id and text; NotFound outside its scope), a
-        :class:`FactSupersession` closes the old fact (valid_to, superseded_at; Conflict if
-        already superseded) and adds the replacement linked to it; each change's scope is
-        its fact's, and a later change sees the earlier ones."""
-        ...
-
-    # --- viewers and characters --------------------------------------------------------
-    async def forget_viewer(self, scope: Scope, *, reason: str, at: datetime) -> ForgetReport:
-        """Delete every memory of ``scope``, and the digests its deleted facts left; the
-        tombstones keep ids, kinds, times and reasons."""
-        ...
-
-    async def export_scope(self, scope: Scope) -> ScopeExport: ...
-
-    async def list_viewers(
-        self, character_id: str, *, search: str | None, limit: int, offset: int = 0
-    ) -> list[ViewerSummary]:
-        """Viewers with any stored memory, most recently seen first, each with the name
-        they went by last. ``search`` matches part of the viewer id, or part of any name
-        they went by ignoring case (Unicode case folding)."""
-        ...
-
-    async def count_viewers(self, character_id: str, *, search: str | None) -> int:
-        """How many viewers :meth:`list_viewers` would list over all its pages."""
-        ...
-
-    async def list_display_names(self, scope: Scope) -> list[DisplayName]:
-        """The names the viewer went by, most recently seen first (none for a scope
-        never written)."""
-        ...
-
-    # --- maintenance -----------------------------------------------------------------
-    async def list_episodes_for_decay(
-        self, character_id: str, *, after_id: str | None, limit: int
-    ) -> list[Episode]:
-        """Unarchived episodes of every scope of one character, in id order, one page."""
-        ...
-
-    async def list_archived_episodes(
-        self,
-        character_id: str,
-        *,
-        archived_from: datetime | None,
-        archived_before: datetime | None,
-        after_id: str | None,
-        limit: int,
-    ) -> list[Episode]:
-        """Archived episodes of every scope of one character, archived at or after
-        ``archived_from`` and before ``archived_before`` (``None``: no bound), in id order,
-        one page."""
-        ...
-
-    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
-        """Bring archived episodes back into retrieval (their archive time cleared, their
-        vectors and keywords searchable again); returns how many were archived."""
-        ...
-
-    async def purge_archived(
-        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
-    ) -> int:
-        """Destroy archived episodes, leaving tombstones; returns how many."""
-        ...
-
-    async def close(self) -> None: ...

@@ -1,6 +1,6 @@
 """How both turn queues keep a turn: its JSON form, and reading rows back.
 
-Two stores implement :class:`~omoide.memory.queue.TurnQueue`: the embedded one
+Two stores keep the durable turn queue: the embedded one
 (:class:`~omoide.store.sqlite.turn_queue.SqliteTurnQueue`, its own SQLite file) and the
 server one (:class:`~omoide.store.server.turn_queue.PostgresTurnQueue`, PostgreSQL). Both
 keep a turn as the JSON object of :func:`turn_to_json` and read it back with

@@ -22,10 +22,9 @@ from omoide.memory.extraction.disclosure import DisclosureModel
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
-from omoide.memory.remember import Rememberer
+from omoide.memory.remember import Rememberer, TurnWriting
 from omoide.memory.turns import StoredTurn
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
 
 
 class InteractionWriter(Protocol):
@@ -42,7 +41,7 @@ class RuleOnlyWriter:
     def __init__(
         self,
         *,
-        store: MemoryStore,
+        store: TurnWriting,
         embedder: Embedder,
         facts: FactKeeper,
         clock: Clock,

@@ -18,6 +18,7 @@ from omoide.memory.extraction.disclosure import DisclosureModel, load_disclosure
 from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
@@ -29,7 +30,7 @@ from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
 from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
+from omoide.wiring.storage import MemoryBackend
 
 
 def memory_config(settings: Settings) -> MemoryConfig:
@@ -78,7 +79,7 @@ class MemoryParts:
     """What the memory pipeline is built over."""
 
     settings: Settings
-    store: MemoryStore
+    store: MemoryBackend
     model_embedder: Embedder
     """The embedder itself (calibration reads it; the cache would only fill up)."""
     embedder: Embedder
@@ -135,10 +136,13 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         names=parts.characters,
     )
     return MemoryManager(
-        store=parts.store,
+        listing=parts.store,
+        deletion=parts.store,
+        viewers=parts.store,
+        maintenance=parts.store,
         rememberer=rememberer,
         recaller=recaller,
-        facts=facts,
+        corrections=FactCorrector(store=parts.store, embedder=parts.embedder),
         config=config,
         clock=parts.clock,
     )

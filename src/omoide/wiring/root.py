@@ -28,14 +28,14 @@ from omoide.llm.base import ChatModel
 from omoide.memory.drain import QueueDrainer
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.manager import MemoryManager
-from omoide.memory.queue import TurnQueue
 from omoide.metrics import Metrics
 from omoide.privacy.viewer_data import ViewerData
-from omoide.store.base import MemoryStore
 from omoide.stream.service import GrowthStore, StreamService
 from omoide.wiring.memory import MemoryParts, build_facts, build_memory
 from omoide.wiring.models import build_chat_model, build_embedder
 from omoide.wiring.storage import (
+    MemoryBackend,
+    TurnQueueBackend,
     build_growth,
     build_key_store,
     build_service_state,
@@ -98,12 +98,12 @@ class Omoide:
     clock: Clock
     metrics: Metrics
     embedder: Embedder
-    store: MemoryStore
+    store: MemoryBackend
     memory: MemoryManager
     facts: FactKeeper
     chat_model: ChatModel | None
     characters: CharacterLibrary
-    queue: TurnQueue
+    queue: TurnQueueBackend
     drainer: QueueDrainer
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     conversation: Conversation | None
@@ -168,7 +168,7 @@ async def _flush_quietly(memory: MemoryManager) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Memory:
-    store: MemoryStore
+    store: MemoryBackend
     facts: FactKeeper
     memory: MemoryManager
     characters: CharacterLibrary
@@ -192,7 +192,7 @@ async def _memory(
 
 @dataclass(frozen=True, slots=True)
 class _State:
-    queue: TurnQueue
+    queue: TurnQueueBackend
     states: SqliteCharacterStateStore | PostgresCharacterStateStore
     growth: GrowthStore
     drainer: QueueDrainer
@@ -207,7 +207,7 @@ def _state(
     resources.add("character states", states.close)
     growth = build_growth(settings, memory.store)
     resources.add("growth store", growth.close)
-    drainer = QueueDrainer(queue, memory.memory, metrics=metrics)
+    drainer = QueueDrainer(queue, memory.memory, episodes=memory.store, metrics=metrics)
     resources.add("turn queue drain", drainer.drain_all)  # closed first: turns stored
     return _State(queue, states, growth, drainer)
 

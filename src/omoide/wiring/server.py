@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.errors import ConfigError
-from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.base import EmbeddingInfo
 from omoide.store.server import ServerMemoryStore, open_server_store
 from omoide.store.server.database import Database
 from omoide.store.server.endpoints import ServerConfig
@@ -23,6 +23,7 @@ from omoide.store.server.growth import PostgresGrowthStore
 from omoide.store.server.keys import PostgresKeyStore, open_postgres_key_store
 from omoide.store.server.states import PostgresCharacterStateStore
 from omoide.store.server.turn_queue import PostgresTurnQueue
+from omoide.wiring.storage import MemoryBackend
 
 
 def server_config(settings: Settings) -> ServerConfig:
@@ -47,7 +48,7 @@ async def open_store(settings: Settings, embedding: EmbeddingInfo) -> ServerMemo
     return await open_server_store(server_config(settings), embedding=embedding)
 
 
-def records_database(store: MemoryStore) -> Database:
+def records_database(store: MemoryBackend) -> Database:
     """The PostgreSQL pool of the server store, which the other server parts share."""
     if not isinstance(store, ServerMemoryStore):
         raise ConfigError("OMOIDE_STORE=server needs the server store")
@@ -55,17 +56,17 @@ def records_database(store: MemoryStore) -> Database:
 
 
 def service_state(
-    store: MemoryStore, clock: Clock
+    store: MemoryBackend, clock: Clock
 ) -> tuple[PostgresTurnQueue, PostgresCharacterStateStore]:
     database = records_database(store)
     return PostgresTurnQueue(database, clock=clock), PostgresCharacterStateStore(database)
 
 
-def growth_store(store: MemoryStore) -> PostgresGrowthStore:
+def growth_store(store: MemoryBackend) -> PostgresGrowthStore:
     return PostgresGrowthStore(records_database(store))
 
 
-def key_store(store: MemoryStore) -> PostgresKeyStore:
+def key_store(store: MemoryBackend) -> PostgresKeyStore:
     return PostgresKeyStore(records_database(store))
 
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.keys import KeyStore
-from omoide.memory.queue import TurnQueue
 from omoide.privacy.viewer_data import Scrubbable
-from omoide.store.base import EmbeddingInfo, MemoryStore
+from omoide.store.base import EmbeddingInfo
 from omoide.store.sqlite.character_states import SqliteCharacterStateStore
 from omoide.store.sqlite.growth import GROWTH_FILE, SqliteGrowthStore
 from omoide.store.sqlite.key_file import KeyFile, key_file_path
@@ -26,6 +25,18 @@ from omoide.stream.service import GrowthStore
 if TYPE_CHECKING:  # the server extra is optional: imported where it is used
     from omoide.store.server.endpoints import ServerConfig
     from omoide.store.server.states import PostgresCharacterStateStore
+    from omoide.store.server.store import ServerMemoryStore
+    from omoide.store.server.turn_queue import PostgresTurnQueue
+
+MemoryBackend: TypeAlias = "SqliteMemoryStore | ServerMemoryStore"
+"""The memory store of either profile. No Protocol names the whole store: each consumer
+declares the role it plays (``memory.recall.MemorySearch``, ``memory.remember.TurnWriting``,
+``memory.decay.DecayMaintenance``, ...) and the one store object is passed for each."""
+
+TurnQueueBackend: TypeAlias = "SqliteTurnQueue | PostgresTurnQueue"
+"""The durable turn queue of either profile; its roles are declared where used (producer:
+``chat.conversation.TurnIntake``; consumer: ``memory.drain.DrainedQueue``; a viewer's
+turns: ``privacy.viewer_data.ViewerQueue``)."""
 
 
 @contextmanager
@@ -39,7 +50,7 @@ def server_extra() -> Iterator[None]:
         ) from exc
 
 
-async def build_store(settings: Settings, embedder: Embedder) -> MemoryStore:
+async def build_store(settings: Settings, embedder: Embedder) -> MemoryBackend:
     info = EmbeddingInfo(embedder.model_name, embedder.dimensions)
     match settings.store:
         case "sqlite":
@@ -58,8 +69,8 @@ def server_config(settings: Settings) -> ServerConfig:
 
 
 def build_service_state(
-    settings: Settings, store: MemoryStore, clock: Clock
-) -> tuple[TurnQueue, SqliteCharacterStateStore | PostgresCharacterStateStore]:
+    settings: Settings, store: MemoryBackend, clock: Clock
+) -> tuple[TurnQueueBackend, SqliteCharacterStateStore | PostgresCharacterStateStore]:
     """The durable turn queue and the character states: files, or the server's PostgreSQL."""
     match settings.store:
         case "sqlite":
@@ -71,7 +82,7 @@ def build_service_state(
             return service_state(store, clock)
 
 
-def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
+def build_growth(settings: Settings, store: MemoryBackend) -> GrowthStore:
     """Identity versions and stream logs: a file, or the server store's PostgreSQL."""
     match settings.store:
         case "sqlite":
@@ -82,7 +93,7 @@ def build_growth(settings: Settings, store: MemoryStore) -> GrowthStore:
             return growth_store(store)
 
 
-def build_key_store(settings: Settings, store: MemoryStore) -> KeyStore:
+def build_key_store(settings: Settings, store: MemoryBackend) -> KeyStore:
     """Where the service finds API keys: the key file, or the server store's PostgreSQL."""
     match settings.store:
         case "sqlite":

@@ -16,7 +16,6 @@ from omoide.llm.base import ChatModel
 from omoide.memory.extraction.disclosure import load_disclosure_model
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
-from omoide.store.base import MemoryStore
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryWriter
 from omoide.stream.evolution import IdentityEvolver
@@ -24,6 +23,7 @@ from omoide.stream.ingest import StreamIngestor
 from omoide.stream.service import GrowthStore, StreamService
 from omoide.stream.viewers import ViewerWorker
 from omoide.stream.writer import RuleOnlyWriter
+from omoide.wiring.storage import MemoryBackend
 
 
 def stream_config(settings: Settings) -> StreamConfig:
@@ -65,7 +65,7 @@ def stream_model(settings: Settings, model: ChatModel | None) -> ChatModel | Non
 class StreamParts:
     """What the stream service shares with the rest of omoide (built once, in the root)."""
 
-    store: MemoryStore
+    store: MemoryBackend
     embedder: Embedder
     facts: FactKeeper
     identity: IdentityService

@@ -2,9 +2,9 @@
 
 With rule extraction every candidate of a batch is known before anything is searched, so
 the write path reads the current facts (and their vectors) of the batch's viewers at once
-(:meth:`~omoide.store.base.MemoryStore.current_facts`), decides turn by turn in memory —
+(the store's ``current_facts``), decides turn by turn in memory —
 a later turn of a viewer sees what an earlier one changed — and writes every change in one
-transaction (:meth:`~omoide.store.base.MemoryStore.write_fact_changes`), where the per-turn
+transaction (the store's ``write_fact_changes``), where the per-turn
 path searches and writes several times per turn.
 
 The decisions are the per-turn path's (:class:`~omoide.memory.facts.FactKeeper`): rules
@@ -65,7 +65,15 @@ class FactChanges(Protocol):
 
     async def write_fact_changes(
         self, character_id: str, changes: Sequence[FactChangeWrite]
-    ) -> None: ...
+    ) -> None:
+        """The one way facts change: apply changes to the facts of one character's
+        scopes, in order, in one transaction: all or none. A :class:`FactWrite` adds a fact
+        (its sources must be episodes of its scope), a :class:`FactUpdate` replaces a stored
+        fact's fields (same id and text; NotFound outside its scope), a
+        :class:`FactSupersession` closes the old fact (valid_to, superseded_at; Conflict if
+        already superseded) and adds the replacement linked to it; each change's scope is
+        its fact's, and a later change sees the earlier ones."""
+        ...
 
 
 class BatchFactStore(FactChanges, RemovedFactReading, Protocol):
@@ -73,7 +81,11 @@ class BatchFactStore(FactChanges, RemovedFactReading, Protocol):
 
     async def current_facts(
         self, scopes: Sequence[Scope], *, limit: int
-    ) -> dict[Scope, CurrentFacts | None]: ...
+    ) -> dict[Scope, CurrentFacts | None]:
+        """Each scope's current facts with their vectors, read together (one transaction);
+        ``None`` for a scope holding more than ``limit`` current facts. A scope never
+        written maps to no facts. Facts come oldest first (recorded_at, then id)."""
+        ...
 
 
 """Viewers with more current facts than this are kept turn by turn (by searches)."""

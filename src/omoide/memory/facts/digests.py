@@ -59,7 +59,9 @@ def stating_digests(scope: Scope, candidates: Iterable[FactCandidate]) -> list[s
 class DeletedFactDigests(Protocol):
     """What checking for deleted facts reads (a memory store)."""
 
-    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]: ...
+    async def deleted_fact_digests(self, scope: Scope, digests: Sequence[str]) -> set[str]:
+        """Those of ``digests`` that a fact deleted in ``scope`` left."""
+        ...
 
 
 async def deleted_digests(

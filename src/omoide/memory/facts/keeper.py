@@ -30,11 +30,7 @@ from omoide.domain import (
     Fact,
     FactCategory,
     Scope,
-    TrustState,
     Vector,
-    as_utc,
-    check_unit_interval,
-    new_id,
 )
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
@@ -46,14 +42,10 @@ from omoide.memory.facts.updates import (
     contradicted_fact,
     kept_decisions,
     new_fact,
-    typed_as_said,
 )
 from omoide.memory.turns import FactChange
 from omoide.metrics import Metrics
 from omoide.store.base import FactFilter, FactSupersession, FactUpdate, FactWrite, Hit
-from omoide.text_rules import check_text
-
-MAX_FACT_CHARS = 500
 
 
 def foreseen_candidates(
@@ -318,94 +310,6 @@ class FactKeeper:
         await self._store.write_fact_changes(scope.character_id, [contradicted])
         return FactChange("delete", fact.id, fact.text)
 
-    async def _embed_one(self, text: str) -> Vector:
-        matrix = await self._embedder.embed_documents([text])
-        vector: Vector = matrix[0]
-        return vector
-
-    # --- corrections by a person --------------------------------------------------------
-    async def add_manual(
-        self,
-        scope: Scope,
-        *,
-        text: str,
-        category: FactCategory,
-        confidence: float,
-        salience: float,
-        at: datetime,
-        source_episode_ids: Sequence[str] = (),
-        slot: str | None = None,
-        terms: Sequence[str] = (),
-    ) -> Fact:
-        """A fact a person states directly: stored as confirmed, never merged away. Without a
-        slot, the slot and terms are read from the text as the rules read a turn."""
-        text = check_fact_text(text)
-        if slot is None:
-            slot, terms = typed_as_said(text)
-        candidate = FactCandidate(
-            text=text,
-            category=category,
-            confidence=check_unit_interval(confidence, name="confidence"),
-            salience=check_unit_interval(salience, name="salience"),
-            trust=TrustState.CONFIRMED,
-            slot=slot,
-            terms=tuple(terms),
-        )
-        fact = new_fact(scope, candidate, tuple(source_episode_ids), as_utc(at))
-        added = FactWrite(fact, await self._embed_one(fact.text))
-        await self._store.write_fact_changes(scope.character_id, [added])
-        return fact
-
-    async def correct(
-        self,
-        scope: Scope,
-        fact_id: str,
-        *,
-        text: str | None = None,
-        category: FactCategory | None = None,
-        confidence: float | None = None,
-        salience: float | None = None,
-        at: datetime,
-    ) -> Fact:
-        """A person corrects a fact. A new text supersedes the old version (kept, closed)."""
-        old = await self._store.get_fact(scope, fact_id)
-        if not old.is_current:
-            raise InvalidInput(f"fact {fact_id} is no longer current and cannot be corrected")
-        updated = replace(
-            old,
-            category=category or old.category,
-            confidence=old.confidence if confidence is None else confidence,
-            salience=old.salience if salience is None else salience,
-            trust=TrustState.CONFIRMED,
-        )
-        check_unit_interval(updated.confidence, name="confidence")
-        check_unit_interval(updated.salience, name="salience")
-        if text is None or text == old.text:
-            await self._store.write_fact_changes(scope.character_id, [FactUpdate(updated)])
-            return updated
-        at = as_utc(at)
-        slot, terms = typed_as_said(check_fact_text(text))
-        new = replace(
-            updated,
-            id=new_id(),
-            text=check_fact_text(text),
-            slot=slot,
-            terms=terms,
-            recorded_at=at,
-            valid_from=at,
-            supersedes=old.id,
-            confirmation_count=1,
-        )
-        vector = await self._embed_one(new.text)
-        await self._store.write_fact_changes(
-            scope.character_id,
-            [
-                FactUpdate(replace(old, trust=TrustState.CONTRADICTED)),
-                FactSupersession(old.id, FactWrite(new, vector), at),
-            ],
-        )
-        return await self._store.get_fact(scope, new.id)
-
 
 @dataclass(frozen=True, slots=True)
 class _Known:
@@ -415,11 +319,3 @@ class _Known:
     """Facts still as they were read, by id."""
     empty_categories: frozenset[FactCategory]
     """Categories with no current fact."""
-
-
-def check_fact_text(text: str) -> str:
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidInput("fact text must not be empty")
-    if len(text) > MAX_FACT_CHARS:
-        raise InvalidInput(f"fact text is longer than {MAX_FACT_CHARS} characters")
-    return check_text(text, name="fact text").strip()

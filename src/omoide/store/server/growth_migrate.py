@@ -20,13 +20,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import apsw
 
-from omoide.domain import Scope
+from omoide.domain import Episode, Scope
 from omoide.errors import NotFound
-from omoide.store.base import MemoryStore
 from omoide.store.records.stream import DiaryJob, DiaryReason, diary_episode_id
 from omoide.store.server.database import Connection, Database, execute, fetch_all, fetch_one
 from omoide.store.sqlite import growth_rows
@@ -226,6 +225,13 @@ class GrowthMigration:
         return not self.mismatched
 
 
+class DiaryEntries(Protocol):
+    """How the copy recognises a diary job finished just before the move (the memory
+    store the file belonged to holds its entry)."""
+
+    async def get_episode(self, scope: Scope, episode_id: str) -> Episode: ...
+
+
 class GrowthSource:
     """The embedded growth file, read character by character (brought to the current
     schema first, as the embedded service would on opening it)."""
@@ -296,7 +302,7 @@ def _job(character_id: str, file_id: int, row: Row) -> DiaryJob:
 
 
 async def _finished_jobs(
-    character_id: str, read: dict[str, list[Row]], memories: MemoryStore
+    character_id: str, read: dict[str, list[Row]], memories: DiaryEntries
 ) -> list[Row]:
     """The file's jobs; one still pending whose entry the memory store holds is finished
     (its entry id derives from the file's job id, which the target does not keep)."""
@@ -335,7 +341,7 @@ async def _insert(connection: Connection, table: _Table, rows: Sequence[Row]) ->
 
 
 async def _copy_character(
-    connection: Connection, character_id: str, read: dict[str, list[Row]], memories: MemoryStore
+    connection: Connection, character_id: str, read: dict[str, list[Row]], memories: DiaryEntries
 ) -> None:
     for table in (STREAMS, COMMENTS, FACTS):
         await _insert(connection, table, read[table.name])
@@ -353,7 +359,7 @@ async def _copy_character(
 
 
 async def copy_growth(
-    source: GrowthSource, database: Database, memories: MemoryStore
+    source: GrowthSource, database: Database, memories: DiaryEntries
 ) -> GrowthMigration:
     """Copy every character the target holds no growth data for; ``memories`` is the
     embedded memory store (for diary entries written whose jobs were not yet finished)."""

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Literal
 
 from omoide.domain import Scope, ScopeExport
-from omoide.store.base import MemoryStore
 from omoide.store.server import episodes, facts, names
 from omoide.store.server.database import Connection, Database, fetch_all
 from omoide.store.server.endpoints import ServerConfig
@@ -55,7 +54,7 @@ from omoide.store.server.store import ServerMemoryStore
 from omoide.store.server.tombstones import write_tombstones
 from omoide.store.sqlite.growth import GROWTH_FILE
 from omoide.store.sqlite.key_file import KEY_FILE_NAME
-from omoide.store.sqlite.store import open_sqlite_store
+from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
 
 DEFAULT_SAMPLE = 20
 DEFAULT_BATCH = 4_000
@@ -247,7 +246,7 @@ async def copy_store(
 
 
 async def verify(
-    source: SqliteSource, source_store: MemoryStore, target: ServerMemoryStore, *, sample: int
+    source: SqliteSource, source_store: SqliteMemoryStore, target: ServerMemoryStore, *, sample: int
 ) -> tuple[tuple[ScopeCounts, ...], tuple[SearchComparison, ...]]:
     """Compare every scope's counts (one count query on each side), and searches over a
     sample of scopes (only those are read)."""
@@ -269,7 +268,9 @@ async def verify(
     return tuple(mismatched), tuple(searches)
 
 
-async def migrate_growth(path: Path, database: Database, memories: MemoryStore) -> GrowthMigration:
+async def migrate_growth(
+    path: Path, database: Database, memories: SqliteMemoryStore
+) -> GrowthMigration:
     """Copy the growth file at ``path`` (if there is one), then count both sides."""
     if not path.is_file():
         return GrowthMigration(None)

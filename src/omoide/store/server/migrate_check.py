@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 import numpy as np
 
-from omoide.domain import Episode, Fact, Scope
-from omoide.store.base import EpisodeFilter, FactFilter, Hit, MemoryStore
+from omoide.domain import Episode, Fact, Scope, Vector
+from omoide.store.base import EpisodeFilter, FactFilter, Hit
 from omoide.store.keywords import analyze_query
 from omoide.store.server.database import Database
 from omoide.store.server.sqlite_source import (
@@ -31,6 +31,26 @@ TOP = 10
 TOLERANCE = 1e-4
 EVERY_EPISODE = EpisodeFilter(include_archived=True)
 EVERY_FACT = FactFilter(include_inactive=True)
+
+
+class SearchedStore(Protocol):
+    """What the check asks of each side (the SQLite source and the server target)."""
+
+    async def search_episode_vectors(
+        self, scope: Scope, vector: Vector, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def search_episode_keywords(
+        self, scope: Scope, text: str, *, where: EpisodeFilter, limit: int
+    ) -> list[Hit[Episode]]: ...
+
+    async def search_fact_vectors(
+        self, scope: Scope, vector: Vector, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
+
+    async def search_fact_keywords(
+        self, scope: Scope, text: str, *, where: FactFilter, limit: int
+    ) -> list[Hit[Fact]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +87,7 @@ def _ids(hits: Sequence[Hit[Item]]) -> tuple[str, ...]:
 
 
 async def _episode_searches(
-    read: SourceScope, source: MemoryStore, target: MemoryStore
+    read: SourceScope, source: SearchedStore, target: SearchedStore
 ) -> list[SearchComparison]:
     scope, found = read.export.scope, []
     probe = next((item for item in read.export.episodes if item.id in read.episode_vectors), None)
@@ -98,7 +118,7 @@ async def _episode_searches(
 
 
 async def _fact_searches(
-    read: SourceScope, source: MemoryStore, target: MemoryStore
+    read: SourceScope, source: SearchedStore, target: SearchedStore
 ) -> list[SearchComparison]:
     scope, found = read.export.scope, []
     probe = next((item for item in read.export.facts if item.id in read.fact_vectors), None)
@@ -124,7 +144,7 @@ async def _fact_searches(
 
 
 async def compare_searches(
-    read: SourceScope, source: MemoryStore, target: MemoryStore
+    read: SourceScope, source: SearchedStore, target: SearchedStore
 ) -> list[SearchComparison]:
     """Run the same searches in both stores for one scope."""
     return [

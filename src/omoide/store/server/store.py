@@ -55,7 +55,8 @@ from omoide.store.sqlite.arguments import (
 
 
 class ServerMemoryStore:
-    """:class:`~omoide.store.base.MemoryStore` over PostgreSQL (records) and Qdrant (vectors)."""
+    """The memory store over PostgreSQL (records) and Qdrant (vectors); it plays every role
+    its consumers declare (see :mod:`omoide.store.base`)."""
 
     def __init__(self, engines: Engines) -> None:
         self._engines = engines

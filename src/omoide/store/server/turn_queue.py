@@ -1,6 +1,6 @@
 """The durable turn queue in PostgreSQL, shared by every instance of the service.
 
-Same contract as :class:`~omoide.memory.queue.SqliteTurnQueue` (an accepted turn is
+Same contract as :class:`~omoide.store.sqlite.turn_queue.SqliteTurnQueue` (an accepted turn is
 committed before the caller hears "accepted"; a failed batch stays queued, or is parked),
 with one addition for several instances draining one queue: :meth:`take` *claims* the
 turns it returns for :data:`CLAIM_SECONDS` (``FOR UPDATE SKIP LOCKED``), so two instances
@@ -8,8 +8,10 @@ do not take the same turn at once. A claim that expires (its instance died) make
 turns available again; a turn stored just before such a death is recognised on replay by
 its ``turn_id``, as with the embedded queue.
 
-Both implement :class:`~omoide.memory.queue.TurnQueue` (a test pins that they match it
-exactly) and keep a turn in the JSON form of :mod:`omoide.store.queued_turns`.
+Both have the same methods, signature for signature (a test pins it), each consumer
+declaring the role it uses (``chat.conversation.TurnIntake``, ``memory.drain.DrainedQueue``,
+``privacy.viewer_data.ViewerQueue``), and keep a turn in the JSON form of
+:mod:`omoide.store.queued_turns`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ written has no id, and then reads answer ``otherwise()`` without touching any ta
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import NoReturn, TypeVar
 
 import apsw
@@ -42,10 +41,6 @@ class ScopedDatabase:
     @property
     def embedding(self) -> EmbeddingInfo:
         return self._space.embedding
-
-    @property
-    def path(self) -> Path:
-        return self._database.path
 
     # --- scope plumbing --------------------------------------------------------------
     def _committed_scope_id(self, connection: apsw.Connection, scope: Scope) -> int | None:

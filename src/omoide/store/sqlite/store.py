@@ -39,6 +39,7 @@ from omoide.store.base import (
 )
 from omoide.store.display_names import name_sightings
 from omoide.store.sqlite import episodes, fact_changes, facts, names, neighbours, viewers
+from omoide.store.sqlite.archive import ArchiveMaintenance
 from omoide.store.sqlite.arguments import (
     check_count,
     check_digests,
@@ -52,13 +53,14 @@ from omoide.store.sqlite.arguments import (
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.connection import DEFAULT_READERS
 from omoide.store.sqlite.migrations import open_memory_database
-from omoide.store.sqlite.scoped import ScopedDatabase, nothing_found
+from omoide.store.sqlite.scoped import nothing_found
 from omoide.store.sqlite.tombstones import deleted_fact_digests, tombstone_for
 from omoide.store.sqlite.vectors import bind_embedding, vector_bytes
 
 
-class SqliteMemoryStore(ScopedDatabase):
-    """:class:`~omoide.store.base.MemoryStore` over one SQLite file (sqlite-vec + FTS5)."""
+class SqliteMemoryStore(ArchiveMaintenance):
+    """The memory store over one SQLite file (sqlite-vec + FTS5); it plays every role its
+    consumers declare (see :mod:`omoide.store.base`)."""
 
     # --- episodes and emotions -------------------------------------------------------
     async def write_turns(self, character_id: str, turns: Sequence[TurnWrite]) -> None:
@@ -157,26 +159,6 @@ class SqliteMemoryStore(ScopedDatabase):
             facts.record_recalls(connection, scope_id, fact_list, moment)
 
         await self._write_scope(scope, work, lambda: None)
-
-    async def archive_episodes(
-        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
-    ) -> int:
-        ids = [check_text(value, name="episode id") for value in episode_ids]
-        to_micros(at, name="at")
-        return await self._write_scope(
-            scope,
-            lambda c, scope_id: episodes.archive_episodes(c, self._space, scope_id, ids, at),
-            int,
-        )
-
-    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
-        """Bring archived episodes back into retrieval; returns how many were archived."""
-        ids = [check_text(value, name="episode id") for value in episode_ids]
-        return await self._write_scope(
-            scope,
-            lambda c, scope_id: episodes.restore_episodes(c, self._space, scope_id, ids),
-            int,
-        )
 
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str, at: datetime
@@ -332,62 +314,6 @@ class SqliteMemoryStore(ScopedDatabase):
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
         return await self._read_scope(scope, names.list_names, list)
-
-    # --- maintenance -----------------------------------------------------------------
-    async def list_episodes_for_decay(
-        self, character_id: str, *, after_id: str | None, limit: int
-    ) -> list[Episode]:
-        """Unarchived episodes of every scope of one character, in id order, one page."""
-        check_identifier(character_id, name="character_id")
-        if after_id is not None:
-            check_text(after_id, name="after_id")
-        check_count(limit, name="limit")
-        return await self._database.read(
-            lambda c: viewers.list_episodes_for_decay(c, character_id, after_id, limit)
-        )
-
-    async def list_archived_episodes(
-        self,
-        character_id: str,
-        *,
-        archived_from: datetime | None,
-        archived_before: datetime | None,
-        after_id: str | None,
-        limit: int,
-    ) -> list[Episode]:
-        """Archived episodes of one character in an archive-time window, in id order."""
-        check_identifier(character_id, name="character_id")
-        if after_id is not None:
-            check_text(after_id, name="after_id")
-        check_count(limit, name="limit")
-        return await self._database.read(
-            lambda c: viewers.list_archived_episodes(
-                c,
-                character_id,
-                archived_from=archived_from,
-                archived_before=archived_before,
-                after_id=after_id,
-                limit=limit,
-            )
-        )
-
-    async def purge_archived(
-        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
-    ) -> int:
-        """Destroy archived episodes, leaving tombstones; returns how many."""
-        check_identifier(character_id, name="character_id")
-        check_reason(reason)
-        to_micros(at, name="at")
-        return await self._database.write(
-            lambda c: viewers.purge_archived(
-                c,
-                self._space,
-                character_id,
-                archived_before=archived_before,
-                reason=reason,
-                at=at,
-            )
-        )
 
     async def close(self) -> None:
         await self._database.close()

@@ -1,8 +1,7 @@
 """The embedded turn queue: accepted turns as JSON rows in their own SQLite file.
 
 The file (``queue.sqlite3``) is synced on every commit (``synchronous=FULL``), so a process
-killed at any point loses nothing it acknowledged. Implements
-:class:`~omoide.memory.queue.TurnQueue`; the server store's
+killed at any point loses nothing it acknowledged. The server store's
 :class:`~omoide.store.server.turn_queue.PostgresTurnQueue` keeps the same rows in
 PostgreSQL.
 """
