@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_importance: bool = True
     llm_extraction: bool = True
+    disclosure_model: bool = True
+    """Read what the fact rules found nothing in with the disclosure model shipped for the
+    embedder (``omoide.memory.extraction.disclosure``; none for other embedders)."""
 
     default_viewer: str = Field(default="viewer", min_length=1, max_length=200)
     """The viewer of an OpenAI-compatible chat request that names none (no ``user`` field,
@@ -77,6 +80,8 @@ class Settings(BaseSettings):
     recency_decay_per_hour: float = Field(default=0.99, gt=0, le=1)
     context_token_budget: int = Field(default=300, ge=0, le=8192)
     min_relevance: float = Field(default=0.1, ge=0, le=1)
+    small_talk_relevance: float = Field(default=0.2, ge=0, le=1)
+    """Relevance an exchange scored as small talk needs to reach the prompt."""
     """Absolute relevance an episode or matched fact needs to reach the prompt."""
     keyword_half: float = Field(default=2.0, gt=0)
     """BM25 per query term at which keyword relevance is 0.5."""

@@ -21,8 +21,10 @@ from omoide.memory.context import (
     episode_line,
 )
 from omoide.memory.emotions import summarise_emotions
+from omoide.memory.facets import Facet
 from omoide.memory.ranking import Ranked, ScoreComponents
 from omoide.memory.tokens import ApproximateTokenCounter, SentencePieceTokenCounter, TokenCounter
+from omoide.memory.viewer_profile import ProfileEntry, ViewerProfile
 
 NOW = datetime(2025, 11, 5, 12, tzinfo=UTC)
 SCOPE = Scope("haru", "minjun")
@@ -520,3 +522,22 @@ def test_what_is_shown_is_the_best_scored_prefix_when_lines_cost_the_same(
     assert len(shown) == min(room, len(totals))
     assert all(low <= high for low in hidden for high in shown)
     assert shown == sorted(shown, reverse=True)
+
+
+def test_budget_the_matches_leave_goes_back_to_profile_lines_beyond_their_share() -> None:
+    entries = tuple(
+        ProfileEntry(fact(f"told thing {n}", fact_id=f"p{n}").item, Facet.LIKES, 0.5, 0.0, 0.5)
+        for n in range(5)
+    )
+    context = MemoryContext(
+        episodes=(episode("오늘 비 와요", 0.4, episode_id="e1"),),
+        profile=ViewerProfile(SCOPE, entries, total_facts=5),
+        profile_share=0.3,
+    )
+    # one token a line: fence, preamble and closing 3; the profile's share (3) holds its
+    # header and two lines; the episode and its header 2; two lines are left for the profile
+    rendered = context.render(budget_tokens=10, counter=LineCounter(), now=NOW)
+
+    assert rendered.fact_ids == ("p0", "p1", "p2", "p3")
+    assert rendered.episode_ids == ("e1",)
+    assert rendered.tokens == 10

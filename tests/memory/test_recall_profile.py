@@ -142,6 +142,18 @@ def test_a_regular_with_hundreds_of_disclosures_gets_a_bounded_varied_profile() 
     assert "allergic to shrimp" in [entry.fact.text for entry in profile.entries]
 
 
+def test_one_sentence_holding_two_facts_takes_one_line_of_the_profile() -> None:
+    said = "辛いの苦手で甘口カレーしか食べられない"
+    limit = replace(fact(said, FactCategory.PERSONAL, salience=0.75), id="limit", slot="limit:辛い")
+    dislike = replace(fact(said, FactCategory.PREFERENCE, salience=0.5), id="dislike")
+    other = fact("兄が二人いる末っ子です", FactCategory.PERSONAL, salience=0.7)
+    config = ProfileConfig(max_entries=3, per_facet=3)
+
+    profile = build_profile(MINA, [limit, dislike, other], relevance={}, config=config)
+
+    assert profile.fact_ids == ("limit", other.id)
+
+
 def test_relevance_to_the_message_wins_over_salience_when_the_profile_must_choose() -> None:
     facts = [fact(f"thing {index}", FactCategory.PREFERENCE, salience=0.9) for index in range(5)]
     quiet = fact("afraid of thunder", FactCategory.EMOTION, salience=0.2)
@@ -378,3 +390,27 @@ async def test_what_the_viewer_said_before_moving_or_correcting_themselves_is_no
     assert moved.episode_id not in recollection.rendered.episode_ids
     assert told.episode_id not in recollection.rendered.episode_ids
     assert "Seoul" not in recollection.rendered.text and "Incheon" not in recollection.rendered.text
+
+
+@pytest.mark.anyio
+async def test_small_talk_needs_a_clearer_match_than_a_disclosure_to_reach_the_prompt(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(
+        data_dir=tmp_path, embedder="hashing", min_relevance=0.0, small_talk_relevance=1.0
+    )
+    built = await build(settings, clock=FixedClock(START))
+    try:
+        for importance, text in (
+            (0.32, "rainy bus ride again"),
+            (0.7, "rainy bus ride to my exam"),
+        ):
+            await built.memory.store_interaction(
+                MINA, text, "oh", timestamp=START - timedelta(days=1), importance=importance
+            )
+        recollection = await built.memory.retrieve_context(MINA, "a bus to the lake")
+        shown = recollection.rendered.text
+        assert "rainy bus ride to my exam" in shown  # a weak match, told: shown
+        assert "rainy bus ride again" not in shown  # as weak, small talk: not
+    finally:
+        await built.aclose()

@@ -10,6 +10,10 @@ from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.ranking import KEYWORD_HALF, FusionConfig, RankingWeights
 from omoide.memory.viewer_profile import ProfileConfig
 
+SMALL_TALK_IMPORTANCE = 0.4
+"""Below this importance an exchange is small talk (the rules score plain talk 0.32, a
+disclosure 0.62 or more: ``omoide.memory.importance``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class RecallConfig:
@@ -23,6 +27,11 @@ class RecallConfig:
     min_relevance: float = 0.1
     """Absolute relevance (:mod:`omoide.memory.ranking`) a memory needs to reach the
     prompt: below it, the best of an unrelated pool is still unrelated."""
+    small_talk_relevance: float = 0.2
+    """The relevance an exchange scored as small talk (importance below
+    :data:`SMALL_TALK_IMPORTANCE`) needs to reach the prompt: a remark about the weather
+    or the stream is worth recalling only when the message is clearly about the same
+    thing; a weak match leaves its room to what the viewer told about themselves."""
     keyword_half: float = KEYWORD_HALF
     """BM25 per query term at which keyword relevance is 0.5 (:class:`RelevanceScale`)."""
     cued_relevance: float = 0.4

@@ -156,27 +156,39 @@ def _select(
     """Greedy by priority: a line that does not fit is skipped, later ones may still fit.
 
     Profile lines must also fit within ``profile_budget`` (their share of the budget);
-    what they leave goes to the rest. Costs are counted per line (with its newline), so
-    this is an estimate for tokenizers that are not additive; :meth:`MemoryContext.render`
-    verifies the assembled text.
+    what they leave goes to the rest, and what the rest leaves goes back to the profile
+    lines that did not fit their share (last, so they are the first dropped). Costs are
+    counted per line (with its newline), so this is an estimate for tokenizers that are
+    not additive; :meth:`MemoryContext.render` verifies the assembled text.
     """
     used = counter.count(f"{OPENING_TAG}\n{PREAMBLE}\n") + counter.count(CLOSING_TAG)
     profile_used = 0
     chosen: list[_Line] = []
+    beyond_share: list[_Line] = []
     opened: set[_Section] = set()
-    for line in lines:
-        cost = counter.count(line.text + "\n")
+
+    def cost_of(line: _Line) -> int:
         header = line.section.value
-        if header is not None and line.section not in opened:
-            cost += counter.count(header + "\n")
+        opens = header is not None and line.section not in opened
+        return counter.count(line.text + "\n") + (counter.count(header + "\n") if opens else 0)
+
+    for line in lines:
+        cost = cost_of(line)
         in_profile = line.section is _Section.PROFILE
         if in_profile and profile_used + cost > profile_budget:
+            beyond_share.append(line)
             continue
         if used + cost <= budget:
             chosen.append(line)
             opened.add(line.section)
             used += cost
             profile_used += cost if in_profile else 0
+    for line in beyond_share:
+        cost = cost_of(line)
+        if used + cost <= budget:
+            chosen.append(line)
+            opened.add(line.section)
+            used += cost
     return chosen
 
 

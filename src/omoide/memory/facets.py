@@ -64,6 +64,7 @@ _BY_SLOT: dict[str, Facet] = {
     "style": Facet.STYLE,
     **{f"told_{facet.value}": facet for facet in Facet},
     "told_work": Facet.IDENTITY,
+    "told_said": Facet.SITUATION,
 }
 """Slot prefixes (the part before ":", see ``omoide.memory.facts.text``) by profile group."""
 

@@ -55,6 +55,7 @@ __all__ = [
     "score_by_rules",
     "signal_bonus",
     "to_unit_interval",
+    "with_disclosure",
 ]
 
 BASE_SCORE = 0.32
@@ -126,6 +127,23 @@ def score_by_rules(
         worth_storing=score >= store_threshold,
         signals=signals,
         method=ScoringMethod.RULES,
+    )
+
+
+def with_disclosure(result: ImportanceResult, *, store_threshold: float) -> ImportanceResult:
+    """``result`` for an exchange the disclosure model read a disclosure in: the bonus a
+    disclosure signal gives, unless the rules already counted one (or the score was given
+    or came from a model)."""
+    if result.method != ScoringMethod.RULES or any(
+        name in DISCLOSURE_GROUPS for name in result.signals
+    ):
+        return result
+    score = round(min(1.0, result.score + DISCLOSURE_BONUS), 6)
+    return ImportanceResult(
+        score=score,
+        worth_storing=result.worth_storing or score >= store_threshold,
+        signals=(*result.signals, "disclosure_model"),
+        method=result.method,
     )
 
 

@@ -51,6 +51,25 @@ class PlannedTurn:
         return [candidate.text for candidate in self.foreseen or ()]
 
 
+def planned_episode(
+    turn: TurnInput, state: TurnState, recorded_at: datetime, importance: ImportanceResult
+) -> Episode:
+    """The episode ``turn`` stores when it is worth storing."""
+    return Episode(
+        id=turn.turn_id or new_id(),
+        scope=turn.scope,
+        user_message=turn.user_message,
+        bot_message=turn.bot_message,
+        recorded_at=recorded_at,
+        importance=importance.score,
+        emotion=state.emotion,
+        emotion_intensity=state.emotion_intensity,
+        topics=state.topics,
+        scoring=importance.method,
+        metadata=dict(turn.metadata),
+    )
+
+
 class TurnPlanner:
     """Plans turns for :class:`~omoide.memory.remember.Rememberer`."""
 
@@ -92,21 +111,7 @@ class TurnPlanner:
         state = read_turn(turn, self._topics)
         importance = await self._importance(turn, state)
         worth = importance.worth_storing or turn.force_store
-        episode = None
-        if worth:
-            episode = Episode(
-                id=turn.turn_id or new_id(),
-                scope=turn.scope,
-                user_message=turn.user_message,
-                bot_message=turn.bot_message,
-                recorded_at=recorded_at,
-                importance=importance.score,
-                emotion=state.emotion,
-                emotion_intensity=state.emotion_intensity,
-                topics=state.topics,
-                scoring=importance.method,
-                metadata=dict(turn.metadata),
-            )
+        episode = planned_episode(turn, state, recorded_at, importance) if worth else None
         extracts = (
             episode is not None and importance.score >= self._config.fact_extraction_threshold
         )

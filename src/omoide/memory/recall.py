@@ -23,7 +23,7 @@ from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.associations import lift_associated
-from omoide.memory.config import MemoryConfig
+from omoide.memory.config import SMALL_TALK_IMPORTANCE, MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
 from omoide.memory.diversity import Repeats, collapse_repeats, said
 from omoide.memory.emotions import summarise_emotions
@@ -201,7 +201,9 @@ class Recaller:
             found.episode_vector, found.episode_keyword, terms, associated
         )
         if for_prompt:  # only what is shown is ranked: leaving out first keeps the order
-            episode_relevance = self._worth_showing(episode_relevance, found.outdated)
+            episode_relevance = self._worth_showing(
+                episode_relevance, found.outdated, episode_items
+            )
         episodes = self._ranked(episode_items, episode_relevance, now)
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
@@ -236,15 +238,26 @@ class Recaller:
         return context.profile
 
     def _worth_showing(
-        self, relevance: Mapping[str, Relevance], outdated: frozenset[str] = frozenset()
+        self,
+        relevance: Mapping[str, Relevance],
+        outdated: frozenset[str] = frozenset(),
+        items: Mapping[str, Episode | Fact] | None = None,
     ) -> dict[str, Relevance]:
         """The candidates relevant enough for the prompt, in the same order; ``outdated``
-        ones left out."""
-        floor = self._config.recall.min_relevance
+        ones left out. Among ``items``, an exchange scored as small talk needs
+        ``small_talk_relevance``: a weak match leaves its room to what the viewer told."""
+        recall = self._config.recall
+        chatter = max(recall.min_relevance, recall.small_talk_relevance)
+
+        def floor(item_id: str) -> float:
+            item = None if items is None else items.get(item_id)
+            small_talk = isinstance(item, Episode) and item.importance < SMALL_TALK_IMPORTANCE
+            return chatter if small_talk else recall.min_relevance
+
         return {
             item_id: score
             for item_id, score in relevance.items()
-            if score.value >= floor and item_id not in outdated
+            if score.value >= floor(item_id) and item_id not in outdated
         }
 
     def _profile(

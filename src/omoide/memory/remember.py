@@ -31,6 +31,8 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.config import WriteConfig
+from omoide.memory.disclosures import DisclosureReader
+from omoide.memory.extraction.disclosure import DisclosureModel
 from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.batch import BatchTurn
 from omoide.memory.facts.keeper import FactKeeper
@@ -79,13 +81,27 @@ class Rememberer:
         clock: Clock,
         metrics: Metrics,
         topics: TopicTracker | None = None,
+        disclosure_model: DisclosureModel | None = None,
     ) -> None:
+        """``disclosure_model``: reads what the rules found no fact in (rule extraction
+        only: a language model reads every message itself)."""
         self._store = store
         self._embedder = embedder
         self._extractor = extractor
         self._facts = facts
         self._metrics = metrics
         self._fact_vectors = FactVectorCache()
+        self._disclosures = (
+            None
+            if disclosure_model is None
+            else DisclosureReader(
+                model=disclosure_model,
+                embedder=embedder,
+                cache=self._fact_vectors,
+                config=config,
+                metrics=metrics,
+            )
+        )
         self._planner = TurnPlanner(
             scorer=scorer,
             extractor=extractor,
@@ -178,6 +194,8 @@ class Rememberer:
     async def _embed_planned(
         self, planned: tuple[PlannedTurn, ...], *, fact_texts: bool
     ) -> _Prepared:
+        if self._disclosures is not None:
+            planned = await self._disclosures.read_planned(planned)
         vectors = await self._embed([plan.episode for plan in planned if plan.episode])
         if fact_texts:
             await self._embed_fact_texts(planned)

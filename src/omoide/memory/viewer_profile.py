@@ -110,12 +110,17 @@ def build_profile(
     )
     chosen: list[ProfileEntry] = []
     per_facet: Counter[Facet] = Counter()
+    said: set[str] = set()
     for entry in candidates:
         if len(chosen) >= config.max_entries:
             break
         if per_facet[entry.facet] >= config.per_facet and entry.relevance < config.relevant_at:
             continue
+        text = " ".join(entry.fact.text.split()).casefold()
+        if text in said:  # one sentence holding two facts ("a limit", "a dislike") shows once
+            continue
         chosen.append(entry)
+        said.add(text)
         per_facet[entry.facet] += 1
     return ViewerProfile(scope, tuple(chosen), len(current))
 

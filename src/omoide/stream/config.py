@@ -28,6 +28,9 @@ class StreamConfig:
       Answered comments are always kept.
     * ``fact_extraction_threshold``: rule importance a kept comment needs before the rule
       extractor looks for facts in it on the ingestion path.
+    * ``read_disclosures``: a comment the rules found no fact in is also read by the
+      disclosure model shipped for the embedder (``omoide.memory.extraction.disclosure``);
+      a disclosure is kept, with its fact, whatever its rule score.
     * ``viewer_batch_size`` / ``viewer_idle_seconds``: a viewer's comments wait for the
       language model until ``viewer_batch_size`` of them carry signal, or the oldest has
       waited ``viewer_idle_seconds``; then ONE model call reads them all, updates the
@@ -46,6 +49,7 @@ class StreamConfig:
 
     store_threshold: float = 0.4
     fact_extraction_threshold: float = 0.4
+    read_disclosures: bool = True
     extract_topics: bool = True
     viewer_batch_size: int = 20
     viewer_idle_seconds: float = 3600.0

@@ -10,8 +10,9 @@ What happens to one comment:
 * answered by the character (``reply`` present): an exchange, always kept as an episode;
 * laughter and short reactions ("ㅋㅋ", "www", "lol", "888"): logged and counted for the
   diary, never stored;
-* anything else: kept when its rule importance reaches ``StreamConfig.store_threshold``,
-  otherwise logged and counted only.
+* anything else: kept when its rule importance reaches ``StreamConfig.store_threshold``
+  or (``StreamConfig.read_disclosures``) the disclosure model reads something the viewer
+  told about themselves in it, otherwise logged and counted only.
 """
 
 from __future__ import annotations
@@ -163,7 +164,8 @@ class StreamIngestor:
             emotion_intensity=STREAM_EMOTION.emotion_intensity,
             store_threshold=self._config.store_threshold,
         )
-        if not (event.answered or (signal and rules.worth_storing)):
+        read = rules.worth_storing or self._config.read_disclosures  # the writer decides
+        if not (event.answered or (signal and read)):
             return _Plan(event, signal, rules, None)
         topics: tuple[str, ...] = ()
         if self._config.extract_topics:

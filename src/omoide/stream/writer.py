@@ -18,6 +18,7 @@ from omoide.clock import Clock
 from omoide.domain import TurnInput
 from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
+from omoide.memory.extraction.disclosure import DisclosureModel
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
@@ -47,6 +48,7 @@ class RuleOnlyWriter:
         metrics: Metrics,
         store_threshold: float,
         fact_extraction_threshold: float,
+        disclosure_model: DisclosureModel | None = None,
     ) -> None:
         config = WriteConfig(
             store_threshold=store_threshold, fact_extraction_threshold=fact_extraction_threshold
@@ -60,6 +62,7 @@ class RuleOnlyWriter:
             config=config,
             clock=clock,
             metrics=metrics,
+            disclosure_model=disclosure_model,
         )
 
     async def store_interactions(

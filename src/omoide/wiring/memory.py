@@ -14,6 +14,7 @@ from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_thresh
 from omoide.llm.base import ChatModel
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
+from omoide.memory.extraction.disclosure import DisclosureModel, load_disclosure_model
 from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.extraction.values import FactExtractor
@@ -43,6 +44,7 @@ def memory_config(settings: Settings) -> MemoryConfig:
         recall=RecallConfig(
             token_budget=settings.context_token_budget,
             min_relevance=settings.min_relevance,
+            small_talk_relevance=settings.small_talk_relevance,
             keyword_half=settings.keyword_half,
             associations=AssociationConfig(limit=settings.associated_episodes),
             neighbours=NeighbourConfig(
@@ -61,6 +63,15 @@ def build_extractor(
     if chat_model is None or not settings.llm_extraction or not settings.uses_real_llm:
         return rules
     return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
+
+
+def build_disclosure_model(
+    settings: Settings, extractor: FactExtractor, embedder: Embedder
+) -> DisclosureModel | None:
+    """The disclosure model shipped for the embedder, when rules extract facts and it is on."""
+    if not settings.disclosure_model or not isinstance(extractor, RuleFactExtractor):
+        return None
+    return load_disclosure_model(embedder.model_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +111,17 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         metrics=metrics,
         store_threshold=config.write.store_threshold,
     )
+    extractor = build_extractor(settings, model, metrics)
     rememberer = Rememberer(
         store=parts.store,
         embedder=parts.embedder,
         scorer=scorer,
-        extractor=build_extractor(settings, model, metrics),
+        extractor=extractor,
         facts=facts,
         config=config.write,
         clock=parts.clock,
         metrics=metrics,
+        disclosure_model=build_disclosure_model(settings, extractor, parts.embedder),
     )
     floors = await cached_relevance_floor(
         parts.model_embedder, settings.data_dir / "relevance.json"

@@ -14,6 +14,7 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.llm.base import ChatModel
+from omoide.memory.extraction.disclosure import load_disclosure_model
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.metrics import Metrics
 from omoide.stream.config import StreamConfig
@@ -32,6 +33,7 @@ def stream_config(settings: Settings) -> StreamConfig:
     return StreamConfig(
         store_threshold=settings.stream_store_threshold,
         fact_extraction_threshold=settings.stream_fact_extraction_threshold,
+        read_disclosures=settings.disclosure_model,
         extract_topics=settings.stream_extract_topics,
         viewer_batch_size=settings.stream_viewer_batch_size,
         viewer_idle_seconds=settings.stream_viewer_idle_seconds,
@@ -123,6 +125,9 @@ def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
         metrics=parts.metrics,
         store_threshold=config.store_threshold,
         fact_extraction_threshold=config.fact_extraction_threshold,
+        disclosure_model=(
+            load_disclosure_model(parts.embedder.model_name) if config.read_disclosures else None
+        ),
     )
     return StreamIngestor(
         writer=writer,

@@ -211,8 +211,9 @@ _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
     r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
     # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
-    r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so)\s+)?(?:got|started|quit|moved|finished|passed"
-    r"|joined|left|switched|adopted|bought|renamed|changed)\b",
+    r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
+    r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"
+    r"|sold|built|kept|gave|wrote|ran|fell|hurt|spent|paid|told|heard|caught)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
@@ -320,7 +321,7 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     text = sentence.text.strip()
     read = _NOT_ABOUT_PETS.sub(" ", text)
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
-    if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not _about_the_viewer(text):
+    if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not about_the_viewer(text):
         return []
     told = _told_kind(read)
     if told is not None:
@@ -336,7 +337,9 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     return _candidate("told_situation", "", viewer_text(text), changes=False) if corrects else []
 
 
-def _about_the_viewer(text: str) -> bool:
+def about_the_viewer(text: str) -> bool:
+    """Whether ``text`` speaks of the speaker: not of the stream, not to someone, and in
+    English with a word of the speaker (the other languages drop the subject)."""
     said = _PREFACE.sub(" ", text)  # "guess what", "跟你们说": to the audience, about oneself
     if ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said):
         return False

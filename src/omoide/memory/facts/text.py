@@ -92,6 +92,8 @@ _KIND_LIST = (
     Kind("told_style", _PERSONAL, 0.65, "object"),
     Kind("told_habits", _HABIT, 0.45, "object"),
     Kind("told_situation", _EMOTION, 0.6, "object"),
+    # read by the disclosure model (omoide.memory.extraction.disclosure): no group known
+    Kind("told_said", _PERSONAL, 0.5, "object"),
 )
 KINDS: Mapping[str, Kind] = MappingProxyType({kind.key: kind for kind in _KIND_LIST})
 

@@ -1,0 +1,111 @@
+"""The disclosure model on the companion suite (evaluation only, never used to train or to
+choose): how many of the cases' target sentences it reads as disclosures, and how many
+filler lines (ordinary talk) it wrongly does."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchmarks.companion.dataset import LANGUAGES, load_all_cases, load_filler
+from omoide.embed.base import Embedder
+from omoide.memory.extraction.disclosure import DisclosureModel, told_sentences
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    what: str
+    count: int
+    """Texts in the group."""
+    gated: int
+    """Texts with a sentence the model reads (a statement about the viewer)."""
+    detected: int
+    """Texts with a sentence read as a disclosure."""
+
+
+async def _detect(
+    embedder: Embedder, model: DisclosureModel, what: str, texts: Sequence[str]
+) -> Detection:
+    sentences = [told_sentences(text) for text in texts]
+    unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
+    verdict: dict[str, bool] = {}
+    if unique:
+        matrix = await embedder.embed_documents(unique)
+        verdict = dict(zip(unique, model.discloses(matrix), strict=True))
+    return Detection(
+        what=what,
+        count=len(texts),
+        gated=sum(1 for found in sentences if found),
+        detected=sum(1 for found in sentences if any(verdict[s] for s in found)),
+    )
+
+
+def _holds_key(text: str, keys: Sequence[str]) -> bool:
+    return any(key.lower() in text.lower() for key in keys)
+
+
+async def companion_evaluation(embedder: Embedder, model: DisclosureModel) -> list[Detection]:
+    rows = []
+    cases = [case for case in load_all_cases() if case.kind != "isolation"]
+    for split in ("dev", "heldout"):
+        targets = [
+            turn.user
+            for case in cases
+            if case.split == split
+            for turn in case.turns
+            if not turn.replaced
+            and any(key.lower() in turn.user.lower() for key in case.expect_any)
+        ]
+        rows.append(await _detect(embedder, model, f"target sentences ({split})", targets))
+    for language in LANGUAGES:
+        lines = [line.user for line in load_filler(language)]
+        rows.append(await _detect(embedder, model, f"filler lines ({language})", lines))
+    return rows
+
+
+def render_report(
+    name: str, model: DisclosureModel, about: dict[str, object], rows: Sequence[Detection]
+) -> str:
+    held_out = about["leave_one_language_out"]
+    assert isinstance(held_out, dict)
+    lines = [
+        f"# Disclosure model: `{name}`",
+        "",
+        f"- Command: `python -m benchmarks.disclosure --embedder {name}`",
+        f"- Embedder: `{about['model_name']}`; {about['examples']} training sentences "
+        f"(`{about['trained_on']}`, sha256 {str(about['data_sha256'])[:12]}…)",
+        f"- Threshold (logit): {model.threshold:.2f}, chosen for at most 5 % of small talk "
+        "on leave-one-language-out predictions; weights: "
+        f"{model.weights.shape[0]} + bias",
+        "",
+        "## Leave one language out (trained on three languages, predicting the fourth)",
+        "",
+        "| language | AUC | accuracy at logit 0 | disclosures at threshold "
+        "| small talk at threshold |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for language, row in held_out.items():
+        lines.append(
+            f"| {language} | {row['auc']:.3f} | {row['accuracy_at_zero']:.1%} "
+            f"| {row['disclosures_at_threshold']:.1%} | {row['small_talk_at_threshold']:.1%} |"
+        )
+    lines += [
+        "",
+        "## On the companion suite (evaluation only)",
+        "",
+        "Target sentences: the viewer turns holding a case's key; filler: the ordinary talk",
+        "pools every case is mixed with. *Read* = a sentence passes the statement-about-the-",
+        "viewer gate the model sits behind; *disclosure* = read and above the threshold.",
+        "",
+        "| texts | n | read | disclosure |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.what} | {row.count} | {row.gated / row.count:.1%} "
+            f"| {row.detected / row.count:.1%} |"
+        )
+    lines.append("")
+    return "\n".join(lines) + "\n" if np.isfinite(model.threshold) else "\n".join(lines)

@@ -1,0 +1,108 @@
+"""The write path's second look at what the rules found nothing in: the disclosure model.
+
+For each remembered exchange whose message gave the rules no fact, the sentences that may
+tell something about the viewer (:func:`~omoide.memory.extraction.disclosure.told_sentences`)
+are embedded — one call for the batch; the vectors are kept in the fact-vector cache, so
+a sentence that becomes a fact is not embedded again — and read by the shipped
+:class:`~omoide.memory.extraction.disclosure.DisclosureModel`. A sentence it reads as a
+disclosure becomes a fact candidate (:func:`~omoide.memory.extraction.disclosure.said_candidate`),
+and the exchange's importance gets the disclosure bonus the rules would have given it
+(:func:`~omoide.memory.importance.with_disclosure`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from omoide.domain import ScoringMethod
+from omoide.embed.base import Embedder
+from omoide.memory.config import WriteConfig
+from omoide.memory.extraction.disclosure import DisclosureModel, said_candidate, told_sentences
+from omoide.memory.facts.vectors import FactVectorCache
+from omoide.memory.importance import with_disclosure
+from omoide.memory.planning import PlannedTurn, planned_episode
+from omoide.metrics import Metrics
+
+
+def unread(plan: PlannedTurn) -> bool:
+    """Whether the disclosure model should read ``plan``'s message: the rules found no fact
+    in it, and it is kept, or was scored below the store threshold by rules alone (a stream
+    comment; never one too small to keep at all: laughter, a greeting)."""
+    if plan.foreseen != () or "low_signal" in plan.importance.signals:
+        return False
+    return plan.episode is not None or plan.importance.method == ScoringMethod.RULES
+
+
+def disclosed(plan: PlannedTurn, sentences: tuple[str, ...], config: WriteConfig) -> PlannedTurn:
+    """``plan`` once the model read ``sentences`` in it as disclosures: its importance
+    raised, kept, and the sentences its fact candidates."""
+    importance = with_disclosure(plan.importance, store_threshold=config.store_threshold)
+    episode = plan.episode
+    if episode is None and importance.worth_storing:
+        episode = planned_episode(plan.turn, plan.state, plan.recorded_at, importance)
+    elif episode is not None and importance.score != episode.importance:
+        episode = replace(episode, importance=importance.score)
+    if episode is None:
+        return plan
+    extracts = importance.score >= config.fact_extraction_threshold
+    candidates = tuple(said_candidate(sentence) for sentence in sentences)
+    return replace(
+        plan,
+        importance=importance,
+        episode=episode,
+        extracts_facts=extracts,
+        foreseen=candidates if extracts else (),
+    )
+
+
+class DisclosureReader:
+    """Reads the sentences of messages the rules found no fact in."""
+
+    def __init__(
+        self,
+        *,
+        model: DisclosureModel,
+        embedder: Embedder,
+        cache: FactVectorCache,
+        config: WriteConfig,
+        metrics: Metrics,
+    ) -> None:
+        self._model = model
+        self._config = config
+        self._embedder = embedder
+        self._cache = cache
+        self._metrics = metrics
+
+    async def read_planned(self, planned: tuple[PlannedTurn, ...]) -> tuple[PlannedTurn, ...]:
+        """``planned`` with what the model reads in the turns the rules found no fact in."""
+        indexes = [index for index, plan in enumerate(planned) if unread(plan)]
+        if not indexes:
+            return planned
+        told = await self.disclosed([planned[index].turn.user_message for index in indexes])
+        updated = list(planned)
+        for index, sentences in zip(indexes, told, strict=True):
+            if sentences:
+                updated[index] = disclosed(planned[index], sentences, self._config)
+        return tuple(updated)
+
+    async def disclosed(self, messages: Sequence[str]) -> list[tuple[str, ...]]:
+        """For each message, its sentences read as disclosures (in the viewer's words)."""
+        sentences = [told_sentences(message) for message in messages]
+        unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
+        if not unique:
+            return [() for _ in messages]
+        vectors = self._cache.found(unique)
+        missing = [sentence for sentence in unique if sentence not in vectors]
+        if missing:
+            matrix = await self._embedder.embed_documents(missing)
+            embedded = {sentence: matrix[row] for row, sentence in enumerate(missing)}
+            self._cache.keep(embedded)
+            vectors = {**vectors, **embedded}
+        self._metrics.increment("disclosures.read", len(unique))
+        verdicts = self._model.discloses(np.stack([vectors[sentence] for sentence in unique]))
+        told = {sentence for sentence, yes in zip(unique, verdicts, strict=True) if yes}
+        self._metrics.increment("disclosures.found", len(told))
+        return [tuple(sentence for sentence in found if sentence in told) for found in sentences]
