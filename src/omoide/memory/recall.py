@@ -18,7 +18,7 @@ from typing import Protocol, TypeVar
 import anyio
 
 from omoide.clock import Clock
-from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector, as_utc
+from omoide.domain import Episode, Fact, Scope, Vector, as_utc
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
@@ -35,6 +35,7 @@ from omoide.memory.neighbours import asked, with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, Relevance, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, RecallRecording, Reinforcements
 from omoide.memory.relevance import RelevanceFloor
+from omoide.memory.reply_finding import EVERY_FACT, ReplyFinding, joined
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import ViewerProfile, build_profile
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
@@ -71,48 +72,6 @@ class Recollection:
     context: MemoryContext
     rendered: RenderedContext
     searched: bool
-
-
-@dataclass(slots=True)
-class _Found:
-    episode_vector: list[Hit[Episode]]
-    episode_keyword: list[Hit[Episode]]
-    fact_vector: list[Hit[Fact]]
-    fact_keyword: list[Hit[Fact]]
-    emotions: list[EmotionRecord]
-    current_facts: list[Fact]
-    outdated: frozenset[str] = frozenset()
-    """Episodes whose every fact no longer holds (superseded or corrected): not shown."""
-
-
-_EVERY_FACT = FactFilter(include_inactive=True)
-
-
-def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
-    """The episodes that stated only facts no longer holding: what a viewer said before
-    they moved, changed jobs or corrected themselves is not offered as a memory."""
-    current = {source for fact in facts if fact.is_current for source in fact.source_episode_ids}
-    return frozenset(
-        source
-        for fact in facts
-        if not fact.is_current
-        for source in fact.source_episode_ids
-        if source not in current
-    )
-
-
-def _joined(parts: Sequence[ReplyFound], with_profile: bool) -> _Found:
-    """The parts read for one message, as one finding."""
-    every = [fact for part in parts for fact in part.facts]
-    return _Found(
-        episode_vector=[hit for part in parts for hit in part.episode_vector],
-        episode_keyword=[hit for part in parts for hit in part.episode_keyword],
-        fact_vector=[hit for part in parts for hit in part.fact_vector],
-        fact_keyword=[hit for part in parts for hit in part.fact_keyword],
-        emotions=[record for part in parts for record in part.emotions],
-        current_facts=[fact for fact in every if fact.is_current],
-        outdated=outdated_sources(every) if with_profile else frozenset(),
-    )
 
 
 class Recaller:
@@ -310,7 +269,7 @@ class Recaller:
         now: datetime,
         wanted: tuple[bool, bool],
         episodes_where: EpisodeFilter,
-    ) -> _Found:
+    ) -> ReplyFinding:
         """Both searches (``words`` for the keyword one), the emotions and, for the
         prompt, the current facts; ``wanted`` is (search at all, read the profile)."""
         searched, with_profile = wanted
@@ -325,7 +284,7 @@ class Recaller:
             limits,
             words=words if searched and words.strip() else None,
             emotions_between=(since, now),
-            facts_listed=_EVERY_FACT if with_profile else None,
+            facts_listed=EVERY_FACT if with_profile else None,
         )
         parts: list[ReplyFound] = []
 
@@ -343,7 +302,7 @@ class Recaller:
                     group.start_soon(by_meaning)
         except ExceptionGroup as failures:
             raise first_omoide_error(failures) from failures
-        return _joined(parts, with_profile)
+        return joined(parts, with_profile)
 
     def _relevance(
         self,

@@ -40,6 +40,7 @@ from omoide.store.base import (
 )
 from omoide.store.display_names import name_sightings
 from omoide.store.server import episodes, fact_changes, facts, names, neighbours, viewers
+from omoide.store.server.archive import ServerArchiveMaintenance
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.embedding import vector_bytes
@@ -60,12 +61,9 @@ if TYPE_CHECKING:
     from omoide.domain import Vector
 
 
-class ServerMemoryStore:
+class ServerMemoryStore(ServerArchiveMaintenance):
     """The memory store over PostgreSQL (records) and Qdrant (vectors); it plays every role
     its consumers declare (see :mod:`omoide.store.base`)."""
-
-    def __init__(self, engines: Engines) -> None:
-        self._engines = engines
 
     @property
     def embedding(self) -> EmbeddingInfo:
@@ -170,30 +168,6 @@ class ServerMemoryStore:
             await facts.record_recalls(connection, scope_id, fact_list, moment)
 
         await self._engines.change_scope(scope, work, lambda: None)
-
-    async def archive_episodes(
-        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
-    ) -> int:
-        ids = [check_text(value, name="episode id") for value in episode_ids]
-        moment = utc(at, name="at")
-
-        async def work(connection: Connection, scope_id: int, changes: Changes) -> int:
-            archived = await episodes.archive_episodes(connection, scope_id, ids, moment)
-            changes.episodes.extend(archived)
-            return len(archived)
-
-        return await self._engines.change_scope(scope, work, int)
-
-    async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
-        """Bring archived episodes back into retrieval; their points are republished."""
-        ids = [check_text(value, name="episode id") for value in episode_ids]
-
-        async def work(connection: Connection, scope_id: int, changes: Changes) -> int:
-            restored = await episodes.restore_episodes(connection, scope_id, ids)
-            changes.episodes.extend(restored)
-            return len(restored)
-
-        return await self._engines.change_scope(scope, work, int)
 
     async def delete_episode(
         self, scope: Scope, episode_id: str, *, reason: str, at: datetime
@@ -348,62 +322,6 @@ class ServerMemoryStore:
 
     async def list_display_names(self, scope: Scope) -> list[DisplayName]:
         return await self._engines.read(scope, names.list_names, list)
-
-    # --- maintenance -----------------------------------------------------------------
-    async def list_episodes_for_decay(
-        self, character_id: str, *, after_id: str | None, limit: int
-    ) -> list[Episode]:
-        """Unarchived episodes of every scope of one character, in id order, one page."""
-        check_identifier(character_id, name="character_id")
-        if after_id is not None:
-            check_text(after_id, name="after_id")
-        check_count(limit, name="limit")
-        async with self._engines.database.transaction() as connection:
-            return await viewers.list_episodes_for_decay(connection, character_id, after_id, limit)
-
-    async def list_archived_episodes(
-        self,
-        character_id: str,
-        *,
-        archived_from: datetime | None,
-        archived_before: datetime | None,
-        after_id: str | None,
-        limit: int,
-    ) -> list[Episode]:
-        """Archived episodes of one character in an archive-time window, in id order."""
-        check_identifier(character_id, name="character_id")
-        if after_id is not None:
-            check_text(after_id, name="after_id")
-        check_count(limit, name="limit")
-        lowest = None if archived_from is None else utc(archived_from, name="archived_from")
-        highest = None if archived_before is None else utc(archived_before, name="archived_before")
-        async with self._engines.database.transaction() as connection:
-            return await viewers.list_archived_episodes(
-                connection,
-                character_id,
-                archived_from=lowest,
-                archived_before=highest,
-                after_id=after_id,
-                limit=limit,
-            )
-
-    async def purge_archived(
-        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
-    ) -> int:
-        """Destroy archived episodes, leaving tombstones; returns how many."""
-        check_identifier(character_id, name="character_id")
-        check_reason(reason)
-        moment = utc(at, name="at")
-        before = utc(archived_before, name="archived_before")
-
-        async def work(connection: Connection, changes: Changes) -> int:
-            purged = await viewers.purge_archived(
-                connection, character_id, archived_before=before, reason=reason, at=moment
-            )
-            changes.episodes.extend(purged)
-            return len(purged)
-
-        return await self._engines.change(work)
 
     async def close(self) -> None:
         await self._engines.close()

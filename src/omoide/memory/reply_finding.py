@@ -1,0 +1,54 @@
+"""What the reply path's store reads found for one message, as one finding; which
+episodes are outdated (every fact they stated no longer holds)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from omoide.domain import EmotionRecord, Episode, Fact
+from omoide.store.base import FactFilter, Hit, ReplyFound
+
+
+@dataclass(slots=True)
+class ReplyFinding:
+    """What the store found for one message, joined from the parts read for it."""
+
+    episode_vector: list[Hit[Episode]]
+    episode_keyword: list[Hit[Episode]]
+    fact_vector: list[Hit[Fact]]
+    fact_keyword: list[Hit[Fact]]
+    emotions: list[EmotionRecord]
+    current_facts: list[Fact]
+    outdated: frozenset[str] = frozenset()
+    """Episodes whose every fact no longer holds (superseded or corrected): not shown."""
+
+
+EVERY_FACT = FactFilter(include_inactive=True)
+
+
+def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
+    """The episodes that stated only facts no longer holding: what a viewer said before
+    they moved, changed jobs or corrected themselves is not offered as a memory."""
+    current = {source for fact in facts if fact.is_current for source in fact.source_episode_ids}
+    return frozenset(
+        source
+        for fact in facts
+        if not fact.is_current
+        for source in fact.source_episode_ids
+        if source not in current
+    )
+
+
+def joined(parts: Sequence[ReplyFound], with_profile: bool) -> ReplyFinding:
+    """The parts read for one message, as one finding."""
+    every = [fact for part in parts for fact in part.facts]
+    return ReplyFinding(
+        episode_vector=[hit for part in parts for hit in part.episode_vector],
+        episode_keyword=[hit for part in parts for hit in part.episode_keyword],
+        fact_vector=[hit for part in parts for hit in part.fact_vector],
+        fact_keyword=[hit for part in parts for hit in part.fact_keyword],
+        emotions=[record for part in parts for record in part.emotions],
+        current_facts=[fact for fact in every if fact.is_current],
+        outdated=outdated_sources(every) if with_profile else frozenset(),
+    )
