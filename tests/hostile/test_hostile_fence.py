@@ -42,7 +42,9 @@ def model() -> ScriptedChatModel:
 async def api(
     tmp_path_factory: pytest.TempPathFactory, model: ScriptedChatModel
 ) -> AsyncIterator[Api]:
-    settings = make_settings(tmp_path_factory.mktemp("fence") / "data", min_relevance=0.0)
+    settings = make_settings(
+        tmp_path_factory.mktemp("fence") / "data", min_relevance=0.0, small_talk_relevance=0.0
+    )
     async with running_api(settings, chat_model=model) as running:
         yield running
 
