@@ -5,7 +5,8 @@ model to score ambiguous turns and to extract facts (one call per turn); on a st
 would put a model call behind every comment. So stream ingestion gets a second
 :class:`~omoide.memory.remember.Rememberer` over the SAME store, embedder and
 :class:`~omoide.memory.facts.FactKeeper`, built with the rule scorer and the rule
-extractor. Model work for a stream is batched per viewer instead (see
+extractor (in the composition root, :mod:`omoide.wiring.streams`). Model work for a stream
+is batched per viewer instead (see
 :mod:`omoide.stream.viewers`).
 """
 
@@ -14,17 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from omoide.clock import Clock
 from omoide.domain import TurnInput
-from omoide.embed.base import Embedder
-from omoide.memory.config import WriteConfig
-from omoide.memory.extraction.disclosure import DisclosureModel
-from omoide.memory.extraction.rules import RuleFactExtractor
-from omoide.memory.facts.keeper import FactKeeper
-from omoide.memory.importance import ImportanceScorer
-from omoide.memory.remember import Rememberer, TurnWriting
+from omoide.memory.remember import Rememberer
 from omoide.memory.turns import StoredTurn
-from omoide.metrics import Metrics
 
 
 class InteractionWriter(Protocol):
@@ -36,34 +29,11 @@ class InteractionWriter(Protocol):
 
 
 class RuleOnlyWriter:
-    """An :class:`InteractionWriter` whose scorer and extractor are rules only."""
+    """An :class:`InteractionWriter` over a :class:`~omoide.memory.remember.Rememberer`
+    whose scorer and extractor are rules only (the composition root builds it so)."""
 
-    def __init__(
-        self,
-        *,
-        store: TurnWriting,
-        embedder: Embedder,
-        facts: FactKeeper,
-        clock: Clock,
-        metrics: Metrics,
-        store_threshold: float,
-        fact_extraction_threshold: float,
-        disclosure_model: DisclosureModel | None = None,
-    ) -> None:
-        config = WriteConfig(
-            store_threshold=store_threshold, fact_extraction_threshold=fact_extraction_threshold
-        )
-        self._rememberer = Rememberer(
-            store=store,
-            embedder=embedder,
-            scorer=ImportanceScorer(llm=None, metrics=metrics, store_threshold=store_threshold),
-            extractor=RuleFactExtractor(),
-            facts=facts,
-            config=config,
-            clock=clock,
-            metrics=metrics,
-            disclosure_model=disclosure_model,
-        )
+    def __init__(self, rememberer: Rememberer) -> None:
+        self._rememberer = rememberer
 
     async def store_interactions(
         self, character_id: str, turns: Sequence[TurnInput]

@@ -14,8 +14,12 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.llm.base import ChatModel
+from omoide.memory.config import WriteConfig
 from omoide.memory.extraction.disclosure import load_disclosure_model
+from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.facts.keeper import FactKeeper
+from omoide.memory.importance import ImportanceScorer
+from omoide.memory.remember import Rememberer
 from omoide.metrics import Metrics
 from omoide.stream.config import StreamConfig
 from omoide.stream.diary import DiaryWriter
@@ -117,18 +121,24 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
 
 
 def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
-    writer = RuleOnlyWriter(
+    store_threshold = config.store_threshold
+    rules = Rememberer(
         store=parts.store,
         embedder=parts.embedder,
+        scorer=ImportanceScorer(llm=None, metrics=parts.metrics, store_threshold=store_threshold),
+        extractor=RuleFactExtractor(),
         facts=parts.facts,
+        config=WriteConfig(
+            store_threshold=store_threshold,
+            fact_extraction_threshold=config.fact_extraction_threshold,
+        ),
         clock=parts.clock,
         metrics=parts.metrics,
-        store_threshold=config.store_threshold,
-        fact_extraction_threshold=config.fact_extraction_threshold,
         disclosure_model=(
             load_disclosure_model(parts.embedder.model_name) if config.read_disclosures else None
         ),
     )
+    writer = RuleOnlyWriter(rules)
     return StreamIngestor(
         writer=writer,
         log=parts.log,
