@@ -63,6 +63,8 @@ def cases(data_dir: Path) -> list[Case]:
         Case("read: facts", ("facts", "-u", "minjun", *store), READ),
         Case("read: profile", ("profile", "-u", "minjun", *store), READ),
         Case("read: identity pending", ("identity", "pending", "-c", "haru", *store), READ),
+        Case("read: export", ("export", "-u", "minjun", *store), READ),
+        Case("search (embeds the query)", ("search", "롤", "-u", "minjun", *store), READ),
     ]
 
 
