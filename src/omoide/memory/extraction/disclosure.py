@@ -12,8 +12,8 @@ sentences written for it in Korean, Japanese, Chinese and English, no benchmark 
 A sentence the rules found nothing in becomes a fact here when
 
 * it is a statement about the viewer (the same reading as facts told in passing:
-  :func:`~omoide.memory.extraction.mentions.about_the_viewer`), not a question, at most
-  :data:`~omoide.memory.extraction.mentions.MAX_TOLD_CHARS` long;
+  :func:`~omoide.memory.extraction.mentions.tells_of_the_viewer`), not a question, not
+  too long;
 * the model's logit is at least the model's ``threshold`` (chosen on the training data's
   leave-one-language-out predictions for a false-positive rate on small talk of about
   5 %, never on evaluation data).
@@ -36,9 +36,8 @@ import numpy as np
 
 from omoide.domain import Matrix, TrustState
 from omoide.errors import ConfigError
-from omoide.memory.extraction.clauses import Clause, split_sentences
-from omoide.memory.extraction.hits import states_something
-from omoide.memory.extraction.mentions import MAX_TOLD_CHARS, about_the_viewer, told_slot
+from omoide.memory.extraction.clauses import split_sentences
+from omoide.memory.extraction.mentions import tells_of_the_viewer, told_slot
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 
@@ -132,14 +131,9 @@ def told_sentences(message: str) -> list[str]:
     a fact would keep them (:func:`~omoide.memory.facts.text.viewer_text`)."""
     found = []
     for sentence in split_sentences(message):
-        text = sentence.text.strip()
-        whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
-        if len(text) > MAX_TOLD_CHARS or not states_something(whole):
-            continue
-        if not about_the_viewer(text):
-            continue
-        kept = viewer_text(text)
-        if object_key(kept):
+        text = tells_of_the_viewer(sentence)
+        kept = None if text is None else viewer_text(text)
+        if kept and object_key(kept):
             found.append(kept)
     return list(dict.fromkeys(found))
 

@@ -316,13 +316,23 @@ def _told_kind(read: str) -> tuple[str, str] | None:
     return kind, word
 
 
-def told_facts(sentence: Sentence) -> list[FactCandidate]:
-    """The fact ``sentence`` tells in passing, if any (see the module's rules)."""
+def tells_of_the_viewer(sentence: Sentence) -> str | None:
+    """``sentence``'s text when it may tell something of the viewer in passing: a statement
+    (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
+    long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
     text = sentence.text.strip()
-    read = _NOT_ABOUT_PETS.sub(" ", text)
     whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
     if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not about_the_viewer(text):
+        return None
+    return text
+
+
+def told_facts(sentence: Sentence) -> list[FactCandidate]:
+    """The fact ``sentence`` tells in passing, if any (see the module's rules)."""
+    text = tells_of_the_viewer(sentence)
+    if text is None:
         return []
+    read = _NOT_ABOUT_PETS.sub(" ", text)
     told = _told_kind(read)
     if told is not None:
         kind, word = told
