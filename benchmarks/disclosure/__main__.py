@@ -15,7 +15,7 @@ import numpy as np
 from benchmarks.disclosure.evaluate import companion_evaluation, render_report
 from benchmarks.disclosure.train import read_examples, train
 from omoide.config import Settings
-from omoide.memory.extraction.disclosure import model_document, model_file_name
+from omoide.memory.extraction.sentence_models import model_document, model_file_name
 from omoide.wiring import build_embedder
 
 PACKAGE_MODELS = (

@@ -11,7 +11,8 @@ import numpy as np
 
 from benchmarks.companion.dataset import LANGUAGES, load_all_cases, load_filler
 from omoide.embed.base import Embedder
-from omoide.memory.extraction.disclosure import DisclosureModel, told_sentences
+from omoide.memory.extraction.disclosure import told_sentences
+from omoide.memory.extraction.sentence_models import SentenceModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,14 +27,14 @@ class Detection:
 
 
 async def _detect(
-    embedder: Embedder, model: DisclosureModel, what: str, texts: Sequence[str]
+    embedder: Embedder, model: SentenceModel, what: str, texts: Sequence[str]
 ) -> Detection:
     sentences = [told_sentences(text) for text in texts]
     unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
     verdict: dict[str, bool] = {}
     if unique:
         matrix = await embedder.embed_documents(unique)
-        verdict = dict(zip(unique, model.discloses(matrix), strict=True))
+        verdict = dict(zip(unique, model.above_threshold(matrix), strict=True))
     return Detection(
         what=what,
         count=len(texts),
@@ -46,7 +47,7 @@ def _holds_key(text: str, keys: Sequence[str]) -> bool:
     return any(key.lower() in text.lower() for key in keys)
 
 
-async def companion_evaluation(embedder: Embedder, model: DisclosureModel) -> list[Detection]:
+async def companion_evaluation(embedder: Embedder, model: SentenceModel) -> list[Detection]:
     rows = []
     cases = [case for case in load_all_cases() if case.kind != "isolation"]
     for split in ("dev", "heldout"):
@@ -66,7 +67,7 @@ async def companion_evaluation(embedder: Embedder, model: DisclosureModel) -> li
 
 
 def render_report(
-    name: str, model: DisclosureModel, about: dict[str, object], rows: Sequence[Detection]
+    name: str, model: SentenceModel, about: dict[str, object], rows: Sequence[Detection]
 ) -> str:
     held_out = about["leave_one_language_out"]
     assert isinstance(held_out, dict)

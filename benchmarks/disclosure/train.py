@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from omoide.memory.extraction.disclosure import DisclosureModel, model_key
+from omoide.memory.extraction.sentence_models import SentenceModel, model_key
 from omoide.memory.facts.text import viewer_text
 
 DATA = tuple(sorted(Path(__file__).resolve().parent.glob("*.jsonl")))
@@ -44,18 +44,20 @@ Array = NDArray[np.float64]
 @dataclass(frozen=True, slots=True)
 class Example:
     language: str
-    disclosure: bool
+    positive: bool
+    """Of the model's class (a disclosure; for the lasting model, a lasting thing)."""
     text: str
 
 
-def read_examples(paths: Sequence[Path] = DATA) -> list[Example]:
+def read_examples(paths: Sequence[Path] = DATA, positive: str = "disclosure") -> list[Example]:
+    """The examples of ``paths``; those labelled ``positive`` are the model's class."""
     examples = []
     lines = [line for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
     for line in lines:
         if line.strip():
             raw = json.loads(line)
             examples.append(
-                Example(raw["lang"], raw["label"] == "disclosure", viewer_text(raw["text"]))
+                Example(raw["lang"], raw["label"] == positive, viewer_text(raw["text"]))
             )
     return examples
 
@@ -128,15 +130,16 @@ def choose_threshold(logits: Array, labels: Array) -> float:
 
 
 def train(
-    vectors: Array, examples: Sequence[Example], model_name: str
-) -> tuple[DisclosureModel, dict[str, object]]:
-    """The model for ``model_name`` and what to say about how it was made."""
-    labels = np.asarray([1.0 if example.disclosure else 0.0 for example in examples])
+    vectors: Array, examples: Sequence[Example], model_name: str, paths: Sequence[Path] = DATA
+) -> tuple[SentenceModel, dict[str, object]]:
+    """The model for ``model_name`` (trained on ``paths``' examples) and what to say about
+    how it was made."""
+    labels = np.asarray([1.0 if example.positive else 0.0 for example in examples])
     languages = [example.language for example in examples]
     logits, held_out = leave_one_language_out(vectors, labels, languages)
     threshold = choose_threshold(logits, labels)
     weights, bias = fit(vectors, labels)
-    model = DisclosureModel(
+    model = SentenceModel(
         embedder=model_key(model_name),
         weights=weights.astype(np.float32),
         bias=float(bias),
@@ -144,8 +147,8 @@ def train(
     )
     above = logits >= threshold
     about: dict[str, object] = {
-        "trained_on": ", ".join(f"benchmarks/disclosure/{path.name}" for path in DATA),
-        "data_sha256": data_digest(),
+        "trained_on": ", ".join(f"benchmarks/{path.parent.name}/{path.name}" for path in paths),
+        "data_sha256": data_digest(paths),
         "examples": len(examples),
         "model_name": model_name,
         "leave_one_language_out": {

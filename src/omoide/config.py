@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     disclosure_model: bool = True
     """Read what the fact rules found nothing in with the disclosure model shipped for the
     embedder (``omoide.memory.extraction.disclosure``; none for other embedders)."""
+    lasting_model: bool = True
+    """Rate the salience of the facts rules and the disclosure model find by how long they
+    will matter, with the model shipped for the embedder (``omoide.memory.extraction.lasting``;
+    none for other embedders)."""
 
     default_viewer: str = Field(default="viewer", min_length=1, max_length=200)
     """The viewer of an OpenAI-compatible chat request that names none (no ``user`` field,

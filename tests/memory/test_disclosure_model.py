@@ -15,14 +15,13 @@ from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.errors import ConfigError
-from omoide.memory.extraction.disclosure import (
-    DisclosureModel,
-    load_disclosure_model,
+from omoide.memory.extraction.disclosure import load_disclosure_model, told_sentences
+from omoide.memory.extraction.rules import find_facts
+from omoide.memory.extraction.sentence_models import (
+    SentenceModel,
     model_document,
     model_from_document,
-    told_sentences,
 )
-from omoide.memory.extraction.rules import find_facts
 from omoide.stream.events import StreamEvent
 from omoide.wiring import Omoide, build
 
@@ -45,12 +44,12 @@ SMALL_TALK = (
 
 
 def test_a_document_round_trips_and_a_malformed_one_is_refused() -> None:
-    model = DisclosureModel(
+    model = SentenceModel(
         embedder="test:model", weights=np.ones(3, np.float32), bias=-1.0, threshold=0.5
     )
     again = model_from_document(model_document(model, note="x"))
     assert again.embedder == "test:model" and again.threshold == 0.5
-    assert again.discloses(np.asarray([[1, 1, 0], [0, 0, 1]], np.float32)) == [True, False]
+    assert again.above_threshold(np.asarray([[1, 1, 0], [0, 0, 1]], np.float32)) == [True, False]
     with pytest.raises(ConfigError):
         model_from_document({"embedder": "x", "bias": 0.0})
     with pytest.raises(ConfigError):

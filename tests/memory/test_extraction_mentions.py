@@ -12,6 +12,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from omoide.domain import Fact, FactCategory, Scope
+from omoide.memory.extraction.clauses import split_sentences
+from omoide.memory.extraction.mentions import tells_of_the_viewer
 from omoide.memory.extraction.rules import decide, find_facts
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
@@ -201,3 +203,21 @@ def test_a_change_naming_another_thing_of_the_group_replaces_nothing() -> None:
     (old,) = find_facts("we got a kitten last week, calling her Mochi")
     (decision,) = decide(find_facts("my sister renamed her dog to Pudding"), [_fact("pet", old)])
     assert decision.action == "add"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "亡くなったばあちゃんの指輪、ずっと着けてる",
+        "お父さんの車で免許の練習してる",
+        "할머님의 김치 레시피 배우는 중",
+        "兄さんの結婚式で司会やることになった",
+    ],
+)
+def test_a_relatives_honorific_is_about_the_viewer_not_the_stream(message: str) -> None:
+    """ "ちゃんの" / "님의" after a streamer's name is about the stream; after a relative
+    ("ばあちゃんの", "할머님의") it is the viewer's own family."""
+    sentence = split_sentences(message)[0]
+    assert tells_of_the_viewer(sentence) is not None
+    assert tells_of_the_viewer(split_sentences("はるちゃんの声すき")[0]) is None
+    assert tells_of_the_viewer(split_sentences("하루님의 노래 최고")[0]) is None

@@ -4,7 +4,7 @@ For each remembered exchange whose message gave the rules no fact, the sentences
 tell something about the viewer (:func:`~omoide.memory.extraction.disclosure.told_sentences`)
 are embedded — one call for the batch; the vectors are kept in the fact-vector cache, so
 a sentence that becomes a fact is not embedded again — and read by the shipped
-:class:`~omoide.memory.extraction.disclosure.DisclosureModel`. A sentence it reads as a
+:func:`~omoide.memory.extraction.disclosure.load_disclosure_model`. A sentence it reads as a
 disclosure becomes a fact candidate (:func:`~omoide.memory.extraction.disclosure.said_candidate`),
 and the exchange's importance gets the disclosure bonus the rules would have given it
 (:func:`~omoide.memory.importance.with_disclosure`).
@@ -20,7 +20,8 @@ import numpy as np
 from omoide.domain import ScoringMethod
 from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction.disclosure import DisclosureModel, said_candidate, told_sentences
+from omoide.memory.extraction.disclosure import said_candidate, told_sentences
+from omoide.memory.extraction.sentence_models import SentenceModel
 from omoide.memory.facts.vectors import FactVectorCache
 from omoide.memory.importance import with_disclosure
 from omoide.memory.planning import PlannedTurn, planned_episode
@@ -64,7 +65,7 @@ class DisclosureReader:
     def __init__(
         self,
         *,
-        model: DisclosureModel,
+        model: SentenceModel,
         embedder: Embedder,
         cache: FactVectorCache,
         config: WriteConfig,
@@ -102,7 +103,7 @@ class DisclosureReader:
             self._cache.keep(embedded)
             vectors = {**vectors, **embedded}
         self._metrics.increment("disclosures.read", len(unique))
-        verdicts = self._model.discloses(np.stack([vectors[sentence] for sentence in unique]))
+        verdicts = self._model.above_threshold(np.stack([vectors[sentence] for sentence in unique]))
         told = {sentence for sentence, yes in zip(unique, verdicts, strict=True) if yes}
         self._metrics.increment("disclosures.found", len(told))
         return [tuple(sentence for sentence in found if sentence in told) for found in sentences]

@@ -32,8 +32,9 @@ from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.memory.config import WriteConfig
 from omoide.memory.disclosures import DisclosureReader
-from omoide.memory.extraction.disclosure import DisclosureModel
-from omoide.memory.extraction.values import FactExtractor
+from omoide.memory.extraction.lasting import rated_candidates
+from omoide.memory.extraction.sentence_models import SentenceModel
+from omoide.memory.extraction.values import FactCandidate, FactExtractor
 from omoide.memory.facts.batch import BatchTurn
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.facts.vectors import FactTextPipeline, FactVectorCache
@@ -81,10 +82,13 @@ class Rememberer:
         clock: Clock,
         metrics: Metrics,
         topics: TopicTracker | None = None,
-        disclosure_model: DisclosureModel | None = None,
+        disclosure_model: SentenceModel | None = None,
+        lasting_model: SentenceModel | None = None,
     ) -> None:
-        """``disclosure_model``: reads what the rules found no fact in (rule extraction
-        only: a language model reads every message itself)."""
+        """``disclosure_model``: reads what the rules found no fact in; ``lasting_model``:
+        rates how long the facts rules and that model found will matter (rule extraction
+        only: a language model reads every message itself and judges what matters)."""
+        self._lasting = lasting_model
         self._store = store
         self._embedder = embedder
         self._extractor = extractor
@@ -279,7 +283,8 @@ class Rememberer:
             except OmoideError:  # reported by the per-turn path
                 continue
             indexes.append(index)
-            turns.append(BatchTurn(plan.episode, plan.foreseen, text_vectors))
+            foreseen = self._rated(plan.foreseen, text_vectors)
+            turns.append(BatchTurn(plan.episode, foreseen, text_vectors))
         if not turns:
             return {}
         results = await self._facts.learn_from_batch(character_id, turns)
@@ -288,6 +293,14 @@ class Rememberer:
             for index, changes in zip(indexes, results, strict=True)
             if changes is not None
         }
+
+    def _rated(
+        self, foreseen: tuple[FactCandidate, ...], vectors: Mapping[str, Vector]
+    ) -> tuple[FactCandidate, ...]:
+        """``foreseen`` with salience rated by the lasting model (when there is one)."""
+        if self._lasting is None or not foreseen:
+            return foreseen
+        return rated_candidates(self._lasting, foreseen, vectors)
 
     async def _keep_facts(
         self,
@@ -311,13 +324,16 @@ class Rememberer:
         if plan.episode is None or not plan.extracts_facts or plan.foreseen == ():
             return stored
         try:
+            text_vectors = await pipeline.vectors_for(index)
             changes = await self._facts.learn_from(
                 plan.episode,
                 user_name=plan.turn.user_name,
                 episode_vector=vectors[plan.episode.searchable_text],
                 extractor=self._extractor,
-                foreseen=plan.foreseen,
-                text_vectors=await pipeline.vectors_for(index),
+                foreseen=(
+                    None if plan.foreseen is None else self._rated(plan.foreseen, text_vectors)
+                ),
+                text_vectors=text_vectors,
             )
         except OmoideError as exc:
             self._metrics.increment("extraction.failed_turns")

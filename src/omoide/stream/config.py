@@ -31,6 +31,8 @@ class StreamConfig:
     * ``read_disclosures``: a comment the rules found no fact in is also read by the
       disclosure model shipped for the embedder (``omoide.memory.extraction.disclosure``);
       a disclosure is kept, with its fact, whatever its rule score.
+    * ``rate_lasting``: the salience of those facts is rated by how long they will matter
+      (``omoide.memory.extraction.lasting``; the model shipped for the embedder).
     * ``viewer_batch_size`` / ``viewer_idle_seconds``: a viewer's comments wait for the
       language model until ``viewer_batch_size`` of them carry signal, or the oldest has
       waited ``viewer_idle_seconds``; then ONE model call reads them all, updates the
@@ -50,6 +52,7 @@ class StreamConfig:
     store_threshold: float = 0.4
     fact_extraction_threshold: float = 0.4
     read_disclosures: bool = True
+    rate_lasting: bool = True
     extract_topics: bool = True
     viewer_batch_size: int = 20
     viewer_idle_seconds: float = 3600.0

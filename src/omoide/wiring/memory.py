@@ -14,9 +14,11 @@ from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_thresh
 from omoide.llm.base import ChatModel
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
-from omoide.memory.extraction.disclosure import DisclosureModel, load_disclosure_model
+from omoide.memory.extraction.disclosure import load_disclosure_model
+from omoide.memory.extraction.lasting import load_lasting_model
 from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.extraction.rules import RuleFactExtractor
+from omoide.memory.extraction.sentence_models import SentenceModel
 from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
@@ -67,11 +69,20 @@ def build_extractor(
 
 def build_disclosure_model(
     settings: Settings, extractor: FactExtractor, embedder: Embedder
-) -> DisclosureModel | None:
+) -> SentenceModel | None:
     """The disclosure model shipped for the embedder, when rules extract facts and it is on."""
     if not settings.disclosure_model or not isinstance(extractor, RuleFactExtractor):
         return None
     return load_disclosure_model(embedder.model_name)
+
+
+def build_lasting_model(
+    settings: Settings, extractor: FactExtractor, embedder: Embedder
+) -> SentenceModel | None:
+    """The lasting model shipped for the embedder, when rules extract facts and it is on."""
+    if not settings.lasting_model or not isinstance(extractor, RuleFactExtractor):
+        return None
+    return load_lasting_model(embedder.model_name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +133,7 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         clock=parts.clock,
         metrics=metrics,
         disclosure_model=build_disclosure_model(settings, extractor, parts.embedder),
+        lasting_model=build_lasting_model(settings, extractor, parts.embedder),
     )
     floors = await cached_relevance_floor(
         parts.model_embedder, settings.data_dir / "relevance.json"

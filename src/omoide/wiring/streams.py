@@ -16,6 +16,7 @@ from omoide.errors import ConfigError
 from omoide.llm.base import ChatModel
 from omoide.memory.config import WriteConfig
 from omoide.memory.extraction.disclosure import load_disclosure_model
+from omoide.memory.extraction.lasting import load_lasting_model
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
@@ -38,6 +39,7 @@ def stream_config(settings: Settings) -> StreamConfig:
         store_threshold=settings.stream_store_threshold,
         fact_extraction_threshold=settings.stream_fact_extraction_threshold,
         read_disclosures=settings.disclosure_model,
+        rate_lasting=settings.lasting_model,
         extract_topics=settings.stream_extract_topics,
         viewer_batch_size=settings.stream_viewer_batch_size,
         viewer_idle_seconds=settings.stream_viewer_idle_seconds,
@@ -136,6 +138,9 @@ def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
         metrics=parts.metrics,
         disclosure_model=(
             load_disclosure_model(parts.embedder.model_name) if config.read_disclosures else None
+        ),
+        lasting_model=(
+            load_lasting_model(parts.embedder.model_name) if config.rate_lasting else None
         ),
     )
     writer = RuleOnlyWriter(rules)

@@ -27,17 +27,10 @@ it) there is no model and the rules alone read facts.
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass
-from importlib import resources
-
-import numpy as np
-
-from omoide.domain import Matrix, TrustState
-from omoide.errors import ConfigError
+from omoide.domain import TrustState
 from omoide.memory.extraction.clauses import split_sentences
 from omoide.memory.extraction.mentions import tells_of_the_viewer, told_slot
+from omoide.memory.extraction.sentence_models import SentenceModel, load_model
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 
@@ -46,84 +39,10 @@ SAID_CONFIDENCE = 0.55
 MODELS_PACKAGE = "omoide.memory.extraction.disclosure_models"
 
 
-@dataclass(frozen=True, slots=True)
-class DisclosureModel:
-    """A logistic model over one embedder's unit vectors: ``logit = weights . v + bias``."""
-
-    embedder: str
-    """The embedder's model name without its version (``use:multilingual-v3``)."""
-    weights: np.ndarray
-    bias: float
-    threshold: float
-    """The logit from which a sentence counts as a disclosure."""
-
-    def logits(self, vectors: Matrix) -> np.ndarray:
-        """One logit per row of ``vectors``."""
-        matrix = np.asarray(vectors, dtype=np.float32)
-        if matrix.ndim != 2 or matrix.shape[1] != self.weights.shape[0]:
-            raise ConfigError(
-                f"the disclosure model for {self.embedder} reads {self.weights.shape[0]} "
-                f"dimensions, got vectors of shape {matrix.shape}"
-            )
-        return np.asarray(matrix @ self.weights + self.bias, dtype=np.float64)
-
-    def discloses(self, vectors: Matrix) -> list[bool]:
-        """Whether each row is a disclosure (logit at least the threshold)."""
-        return [bool(logit >= self.threshold) for logit in self.logits(vectors)]
-
-
-def model_key(model_name: str) -> str:
-    """An embedder's model name without its package version: ``use:multilingual-v3@0.2.1``
-    and ``use:multilingual-v3`` share a model."""
-    return model_name.partition("@")[0]
-
-
-def _file_name(key: str) -> str:
-    return "".join(character if character.isalnum() else "-" for character in key) + ".json"
-
-
-def model_from_document(document: dict[str, object]) -> DisclosureModel:
-    """A model from its JSON document (as :func:`model_document` writes it)."""
-    try:
-        weights = np.asarray(document["weights"], dtype=np.float32)
-        bias = float(document["bias"])  # type: ignore[arg-type]
-        threshold = float(document["threshold"])  # type: ignore[arg-type]
-        embedder = str(document["embedder"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ConfigError(f"a disclosure model file is malformed: {exc}") from exc
-    if weights.ndim != 1 or not all(math.isfinite(v) for v in (bias, threshold)):
-        raise ConfigError(f"the disclosure model for {embedder} is malformed")
-    return DisclosureModel(embedder=embedder, weights=weights, bias=bias, threshold=threshold)
-
-
-def model_document(model: DisclosureModel, **about: object) -> dict[str, object]:
-    """The JSON document of ``model`` (``about``: how it was trained, for people)."""
-    return {
-        "embedder": model.embedder,
-        "bias": model.bias,
-        "threshold": model.threshold,
-        **about,
-        "weights": [round(float(weight), 6) for weight in model.weights],
-    }
-
-
-def model_file_name(model_name: str) -> str:
-    """The file the shipped model for ``model_name`` lives in (in :data:`MODELS_PACKAGE`)."""
-    return _file_name(model_key(model_name))
-
-
-def load_disclosure_model(model_name: str) -> DisclosureModel | None:
-    """The shipped model for the embedder ``model_name``, ``None`` when none was trained."""
-    resource = resources.files(MODELS_PACKAGE).joinpath(model_file_name(model_name))
-    if not resource.is_file():
-        return None
-    document = json.loads(resource.read_text(encoding="utf-8"))
-    model = model_from_document(document)
-    if model.embedder != model_key(model_name):
-        raise ConfigError(
-            f"the disclosure model file for {model_name} was trained for {model.embedder}"
-        )
-    return model
+def load_disclosure_model(model_name: str) -> SentenceModel | None:
+    """The shipped disclosure model for the embedder ``model_name``, ``None`` when none
+    was trained for it."""
+    return load_model(MODELS_PACKAGE, model_name)
 
 
 def told_sentences(message: str) -> list[str]:

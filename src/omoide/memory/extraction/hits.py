@@ -41,12 +41,14 @@ _LIKES = frozenset({"like", "dislike", "hooked"})
 ABOUT_THE_STREAM = re.compile(
     r"^(?:this|that|these|those|your|ur|the\s+(?:stream|song|bgm|music|chat))\b"
     r"|\b(?:stream|bgm|vod|emotes?|your\s+voice|ur\s+voice|your\s+laugh)\b"
-    r"|^(?:이|그|저|이번|방금|지금)\s|방송|브금|목소리|웃음소리|(?:님|쨩|짱)(?:의|\s)"
-    r"|^(?:この|その|あの|今の|今日の|さっきの)|配信|BGM|(?:ちゃん|さん|くん|様|たん)の|笑い声|歌声"
+    r"|^(?:이|그|저|이번|방금|지금)\s|방송|브금|목소리|웃음소리|(?<![머버모부형누생장수])(?:님|쨩|짱)(?:의|\s)"
+    r"|^(?:この|その|あの|今の|今日の|さっきの)|配信|BGM|笑い声|歌声"
+    r"|(?<![いあえうじば爺婆兄姉母父叔伯])(?:ちゃん|さん|くん|様|たん)の"
     r"|^(?:这|那|今天的|刚才的)|直播|主播|你的|笑声",
     re.IGNORECASE,
 )
-"""A (dis)like of the stream, its music, the character or "this": not about the viewer."""
+"""A (dis)like of the stream, its music, the character or "this": not about the viewer.
+(A name's honorific counts, not a relative's: "じいちゃんの", "お母さんの", "어머님의".)"""
 _PET_WORDS = re.compile(f"{EN_PETS}|{KO_PETS}|{JA_PETS}|{ZH_PETS}", re.IGNORECASE)
 _SELF_MENTION = re.compile(
     r"\bmy\b|\bI\b|(?:^|\s)(?:제|내|저의|나의)\s|私|僕|俺|わたし|あたし|我", re.IGNORECASE
