@@ -146,3 +146,19 @@ async def test_a_stream_comment_the_rules_would_drop_is_kept_with_its_fact(app: 
     episodes = (await app.memory.list_episodes(MINA, limit=10)).episodes
     assert [episode.user_message for episode in episodes] == [told]
     assert [fact.text for fact in await app.memory.list_facts(MINA)] == [told]
+
+
+TWO_THINGS = (
+    "우리 집 강아지 이름은 콩이에요. 요즘 바리스타 자격증 따려고 학원 다녀요",
+    "うちの猫はミルって名前。あと来月から夜間の簿記講座に通う",
+    "my dog is called Pepper. signed up for a pottery course in march",
+)
+
+
+@pytest.mark.anyio
+async def test_a_sentence_beside_one_the_rules_read_is_read_by_the_model(app: Omoide) -> None:
+    """A message telling two things, one in a shape the rules read: both become facts."""
+    await _store(app, TWO_THINGS)
+    texts = " | ".join(fact.text for fact in await app.memory.list_facts(MINA))
+    for told in ("콩", "바리스타", "ミル", "簿記", "Pepper", "pottery"):
+        assert told in texts

@@ -22,6 +22,7 @@ from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
 from omoide.memory.extraction.disclosure import said_candidate, told_sentences
 from omoide.memory.extraction.sentence_models import SentenceModel
+from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.vectors import FactVectorCache
 from omoide.memory.importance import with_disclosure
 from omoide.memory.planning import PlannedTurn, planned_episode
@@ -29,18 +30,32 @@ from omoide.metrics import Metrics
 
 
 def unread(plan: PlannedTurn) -> bool:
-    """Whether the disclosure model should read ``plan``'s message: the rules found no fact
-    in it, and it is kept, or was scored below the store threshold by rules alone (a stream
-    comment; never one too small to keep at all: laughter, a greeting)."""
-    if plan.foreseen != () or "low_signal" in plan.importance.signals:
+    """Whether the disclosure model should read ``plan``'s message: rules extract its facts
+    (``foreseen`` known), it is not too small to keep at all (laughter, a greeting), and it
+    is kept, or was scored below the store threshold by rules alone (a stream comment)."""
+    if plan.foreseen is None or "low_signal" in plan.importance.signals:
         return False
     return plan.episode is not None or plan.importance.method == ScoringMethod.RULES
+
+
+def uncovered(sentences: Sequence[str], foreseen: Sequence[FactCandidate]) -> list[str]:
+    """The ``sentences`` no fact the rules found was taken from (a fact's text is its
+    sentence or a part of it): a message telling two things, one in a shape the rules
+    read, has the other read by the model."""
+    taken = [" ".join(candidate.text.split()).casefold() for candidate in foreseen]
+    return [
+        sentence
+        for sentence in sentences
+        if not any(text and text in " ".join(sentence.split()).casefold() for text in taken)
+    ]
 
 
 def disclosed(plan: PlannedTurn, sentences: tuple[str, ...], config: WriteConfig) -> PlannedTurn:
     """``plan`` once the model read ``sentences`` in it as disclosures: its importance
     raised, kept, and the sentences its fact candidates."""
-    importance = with_disclosure(plan.importance, store_threshold=config.store_threshold)
+    importance = plan.importance
+    if not plan.foreseen:  # the rules found nothing: the model's find counts as theirs would
+        importance = with_disclosure(importance, store_threshold=config.store_threshold)
     episode = plan.episode
     if episode is None and importance.worth_storing:
         episode = planned_episode(plan.turn, plan.state, plan.recorded_at, importance)
@@ -49,7 +64,7 @@ def disclosed(plan: PlannedTurn, sentences: tuple[str, ...], config: WriteConfig
     if episode is None:
         return plan
     extracts = importance.score >= config.fact_extraction_threshold
-    candidates = tuple(said_candidate(sentence) for sentence in sentences)
+    candidates = (*(plan.foreseen or ()), *(said_candidate(sentence) for sentence in sentences))
     return replace(
         plan,
         importance=importance,
@@ -82,16 +97,27 @@ class DisclosureReader:
         indexes = [index for index, plan in enumerate(planned) if unread(plan)]
         if not indexes:
             return planned
-        told = await self.disclosed([planned[index].turn.user_message for index in indexes])
+        told = await self.disclosed(
+            [planned[index].turn.user_message for index in indexes],
+            [planned[index].foreseen or () for index in indexes],
+        )
         updated = list(planned)
         for index, sentences in zip(indexes, told, strict=True):
             if sentences:
                 updated[index] = disclosed(planned[index], sentences, self._config)
         return tuple(updated)
 
-    async def disclosed(self, messages: Sequence[str]) -> list[tuple[str, ...]]:
-        """For each message, its sentences read as disclosures (in the viewer's words)."""
-        sentences = [told_sentences(message) for message in messages]
+    async def disclosed(
+        self, messages: Sequence[str], foreseen: Sequence[Sequence[FactCandidate]] = ()
+    ) -> list[tuple[str, ...]]:
+        """For each message, its sentences read as disclosures (in the viewer's words),
+        among those no fact in ``foreseen`` (the rules' facts of each message) was taken
+        from."""
+        found_by_rules = list(foreseen) or [() for _ in messages]
+        sentences = [
+            uncovered(told_sentences(message), facts)
+            for message, facts in zip(messages, found_by_rules, strict=True)
+        ]
         unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
         if not unique:
             return [() for _ in messages]
