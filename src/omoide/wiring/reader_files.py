@@ -19,7 +19,7 @@ from omoide.store.sqlite.connection import Database
 from omoide.store.sqlite.store import SqliteMemoryStore
 from omoide.store.sqlite.vectors import VectorSpace
 
-if TYPE_CHECKING:  # a search's parts, imported when a search is asked for
+if TYPE_CHECKING:  # each part is imported when it is first opened
     from omoide.character.library import CharacterLibrary
     from omoide.clock import Clock
     from omoide.embed.base import Embedder
