@@ -6,7 +6,9 @@ the interpreter alone (``python -c pass``), measured in the same run, so a loade
 shows as such; also the median CPU seconds of each run and the load average at the
 start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands on an
 existing store under 1 s. The store is made first with the default settings (the
-default embedder), so reads show whether they load the model.
+default embedder), so reads show whether they load the model; search must (it embeds the
+query), so it is also timed on a second store written with the hashing embedder, which
+loads nothing: the difference is the default model's first encode.
 """
 
 from __future__ import annotations
@@ -54,8 +56,9 @@ class Timing:
     met: bool | None
 
 
-def cases(data_dir: Path) -> list[Case]:
+def cases(data_dir: Path, hashing_dir: Path) -> list[Case]:
     store = ("--data-dir", str(data_dir))
+    hashing = ("--data-dir", str(hashing_dir), "--embedder", "hashing")
     return [
         Case("--help", ("--help",), FAST),
         Case("usage error", ("identity", "pending"), FAST, exit_code=2),
@@ -64,7 +67,9 @@ def cases(data_dir: Path) -> list[Case]:
         Case("read: profile", ("profile", "-u", "minjun", *store), READ),
         Case("read: identity pending", ("identity", "pending", "-c", "haru", *store), READ),
         Case("read: export", ("export", "-u", "minjun", *store), READ),
+        Case("read: decay preview", ("decay", "--dry-run", *store), READ),
         Case("search (embeds the query)", ("search", "롤", "-u", "minjun", *store), READ),
+        Case("search, hashing store", ("search", "롤", "-u", "minjun", *hashing), READ),
     ]
 
 
@@ -114,10 +119,11 @@ def summarise(
     )
 
 
-def prepare_store(data_dir: Path) -> None:
-    """A store with one viewer's exchange and its fact, made with the default settings."""
+def prepare_store(data_dir: Path, *options: str) -> None:
+    """A store with one viewer's exchange and its fact, made with the default settings
+    (and ``options``)."""
     timed(["-m", "omoide", "remember", "나 롤 게임 엄청 좋아해요!", "-u", "minjun",
-           "--data-dir", str(data_dir)])  # fmt: skip
+           "--data-dir", str(data_dir), *options])  # fmt: skip
 
 
 def measure(profile: str) -> dict[str, Any]:
@@ -125,10 +131,11 @@ def measure(profile: str) -> dict[str, Any]:
     load = os.getloadavg()[0]  # other work on the machine slows every case alike
     interpreter = statistics.median(timed(["-c", "pass"]) for _ in range(repeats))
     with tempfile.TemporaryDirectory(prefix="omoide-cli-speed-") as scratch:
-        data_dir = Path(scratch)
+        data_dir, hashing_dir = Path(scratch) / "default", Path(scratch) / "hashing"
         prepare_store(data_dir)
+        prepare_store(hashing_dir, "--embedder", "hashing")
         timings = []
-        for case in cases(data_dir):
+        for case in cases(data_dir, hashing_dir):
             arguments = ["-m", "omoide", *case.arguments]
             cpu: list[float] = []
             seconds = [timed(arguments, exit_code=case.exit_code, cpu=cpu) for _ in range(repeats)]

@@ -2,10 +2,10 @@
 
 ``--help`` and usage errors load typer and nothing heavy: not pydantic (typer 0.29 parses
 every option with it, hence the pin below 0.29), the settings, the store (apsw), the
-embedders, numpy, rich or the web stack. A read command on an
-existing store loads the store but no model, no memory pipeline, no stream service and no
-web stack. Each case runs in a fresh interpreter, so ``sys.modules`` shows
-exactly what the command imported.
+embedders, numpy, rich or the web stack. A read command on an existing store loads the
+store but no model, no memory pipeline, no stream service and no web stack; a search loads
+the store's embedder and recall, and nothing of the write path. Each case runs in a fresh
+interpreter, so ``sys.modules`` shows exactly what the command imported.
 """
 
 from __future__ import annotations
@@ -137,6 +137,8 @@ def write_store(data_dir: Path) -> None:
         ["profile", "-u", "minjun"],
         ["identity", "pending", "-c", "haru"],
         ["identity", "versions", "-c", "haru"],
+        ["export", "-u", "minjun"],
+        ["decay", "--dry-run"],
     ],
 )
 def test_a_read_command_loads_the_store_but_no_model_pipeline_or_web_stack(
@@ -149,6 +151,23 @@ def test_a_read_command_loads_the_store_but_no_model_pipeline_or_web_stack(
     tops = {name.split(".")[0] for name in modules}
     assert sorted((WEB_STACK | MODELS) & tops) == []
     assert sorted(BUILT_ONLY & modules) == []
+
+
+def test_search_loads_the_store_and_its_embedder_but_no_write_path_or_web_stack(
+    tmp_path: Path,
+) -> None:
+    """Search embeds the query: the embedder the store was written with, and recall; not
+    the memory pipeline's write half, the chat models' clients or the stream service."""
+    write_store(tmp_path)
+    arguments = ["search", "롤", "-u", "minjun", "--embedder", "hashing"]
+    code, modules = imported_by(*arguments, "--data-dir", str(tmp_path), "--json")
+    assert code == 0
+    assert {"omoide.embed.hashing", "omoide.memory.recall"} <= modules
+    tops = {name.split(".")[0] for name in modules}
+    assert sorted((WEB_STACK | MODELS) & tops) == []
+    write_path = {"omoide.memory.facts.keeper", "omoide.memory.extraction.disclosure"}
+    assert sorted((BUILT_ONLY - {"omoide.embed.base", "omoide.memory.recall"}) & modules) == []
+    assert sorted(write_path & modules) == []
 
 
 def test_a_named_command_answers_from_its_module_alone_as_from_the_whole_group() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -11,9 +11,12 @@ from omoide.api.views import ExportOut, ForgetOut, LibraryView
 from omoide.api.views_stream import ViewerSummaryOut, summary_out
 from omoide.domain import TurnInput
 from omoide.metadata import MetadataValue
-from omoide.privacy.viewer_data import ViewerExport, ViewerForgetReport
+from omoide.privacy.viewer_export import ViewerExport
 from omoide.store.records.character_state import state_to_json
 from omoide.store.records.stream import LearnedFact, LoggedComment, ViewerStreamData
+
+if TYPE_CHECKING:  # the use case loads the memory pipeline; an export is read without it
+    from omoide.privacy.viewer_data import ViewerForgetReport
 
 
 class QueuedTurnOut(LibraryView):

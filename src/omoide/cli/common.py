@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -86,6 +87,18 @@ def settings_from(**options: Any) -> Settings:
         return load_settings(**{key: value for key, value in options.items() if value is not None})
     except OmoideError as exc:
         raise fail(str(exc)) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """The library on ``data_dir``, for a command that could also talk to a server: built
+    with ``embedder``, the store's model, as every library command builds it."""
+
+    data_dir: Path | None
+    embedder: str | None
+
+    def settings(self) -> Settings:
+        return settings_from(data_dir=self.data_dir, embedder=self.embedder)
 
 
 def run_async(action: Callable[[], Awaitable[Result]]) -> Result:

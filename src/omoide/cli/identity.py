@@ -3,7 +3,8 @@
 Every command talks to a server (``--url``, ``--api-key``) or, without ``--url``, to the
 library on ``--data-dir``. The reading commands (``versions``, ``diff``, ``pending``) open
 only the growth file there (``wiring.open_reader``); the deciding ones (``approve``,
-``reject``, ``rollback``) build the library as the service does.
+``reject``, ``rollback``) build the library as the service does, with ``--embedder``
+naming the store's model as in every other library command.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 import typer
 
-from omoide.cli.common import AsJson, DataDir, console, run_async, settings_from
+from omoide.cli.common import (
+    AsJson,
+    DataDir,
+    Embedder,
+    Library,
+    console,
+    run_async,
+    settings_from,
+)
 from omoide.cli.remote import ApiKey, Character, Url, print_json, server
 
 if TYPE_CHECKING:
@@ -115,7 +124,7 @@ def _read(
 def _decide(
     url: str | None,
     api_key: str | None,
-    data_dir: Path | None,
+    library: Library,
     action: Callable[[IdentityDecisions], Awaitable[Result]],
 ) -> Result:
     async def main() -> Result:
@@ -124,7 +133,7 @@ def _decide(
                 return await action(client)
         from omoide.wiring import build
 
-        built = await build(settings_from(data_dir=data_dir))
+        built = await build(library.settings())
         try:
             result = await action(_LocalDecisions(built.streams.identity))
             await built.streams.drain()
@@ -235,9 +244,15 @@ def approve(
     url: Url = None,
     api_key: ApiKey = None,
     data_dir: DataDir = None,
+    embedder: Embedder = None,
 ) -> None:
     """Apply a pending change as a new version."""
-    result = _decide(url, api_key, data_dir, lambda backend: backend.approve(character, change_id))
+    result = _decide(
+        url,
+        api_key,
+        Library(data_dir, embedder),
+        lambda backend: backend.approve(character, change_id),
+    )
     console().print(f"{character} is now at version {result.version}")
 
 
@@ -248,9 +263,15 @@ def reject(
     url: Url = None,
     api_key: ApiKey = None,
     data_dir: DataDir = None,
+    embedder: Embedder = None,
 ) -> None:
     """Reject a pending change; the profile stays as it is."""
-    result = _decide(url, api_key, data_dir, lambda backend: backend.reject(character, change_id))
+    result = _decide(
+        url,
+        api_key,
+        Library(data_dir, embedder),
+        lambda backend: backend.reject(character, change_id),
+    )
     console().print(f"change {result.id} is {result.status}")
 
 
@@ -261,9 +282,15 @@ def rollback(
     url: Url = None,
     api_key: ApiKey = None,
     data_dir: DataDir = None,
+    embedder: Embedder = None,
 ) -> None:
     """Restore a version's profile exactly (recorded as a new version)."""
-    result = _decide(url, api_key, data_dir, lambda backend: backend.rollback(character, version))
+    result = _decide(
+        url,
+        api_key,
+        Library(data_dir, embedder),
+        lambda backend: backend.rollback(character, version),
+    )
     console().print(
         f"{character} is now at version {result.version} (the profile of version {version})"
     )

@@ -19,6 +19,7 @@ from omoide.cli.common import (
     When,
     console,
     emit,
+    read,
     run,
     run_async,
     settings_from,
@@ -28,7 +29,7 @@ from omoide.cli.common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from omoide.wiring import Omoide
+    from omoide.wiring import Omoide, Reader
 
 PurgeBefore = Annotated[
     datetime | None,
@@ -59,20 +60,23 @@ def decay(
     (`omoide restore` brings them back); --purge-before destroys those archived before a
     time. With --json: the shape of POST /v1/maintenance/decay."""
 
+    async def preview(reader: Reader) -> dict[str, Any]:
+        from omoide.api.views_decay import DecayOut
+
+        memory = await reader.memory()
+        found = await memory.preview_decay(character, now=now, purge_archived_before=purge_before)
+        return DecayOut.preview(found).model_dump(mode="json")
+
     async def action(built: Omoide) -> dict[str, Any]:
         from omoide.api.views_decay import DecayOut
 
-        if dry_run:
-            preview = await built.memory.preview_decay(
-                character, now=now, purge_archived_before=purge_before
-            )
-            return DecayOut.preview(preview).model_dump(mode="json")
         report = await built.memory.run_decay(
             character, now=now, purge_archived_before=purge_before
         )
         return DecayOut.of(report).model_dump(mode="json")
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    settings = settings_from(data_dir=data_dir, embedder=embedder)
+    result = read(settings, preview) if dry_run else run(settings, action)
     emit(as_json, result, lambda: print_decay(console(), result))
 
 

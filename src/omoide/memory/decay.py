@@ -18,24 +18,13 @@ from omoide.errors import InvalidInput
 from omoide.memory.forgetting import DecayPolicy, select_for_archive
 
 
-class DecayMaintenance(Protocol):
-    """What decay reads and changes (a memory store): every scope of one character;
-    archived episodes listed and restored."""
+class DecayReading(Protocol):
+    """What a decay preview reads (a memory store): every scope of one character."""
 
     async def list_episodes_for_decay(
         self, character_id: str, *, after_id: str | None, limit: int
     ) -> list[Episode]:
         """Unarchived episodes of every scope of one character, in id order, one page."""
-        ...
-
-    async def archive_episodes(
-        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
-    ) -> int: ...
-
-    async def purge_archived(
-        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
-    ) -> int:
-        """Destroy archived episodes, leaving tombstones; returns how many."""
         ...
 
     async def list_archived_episodes(
@@ -50,6 +39,21 @@ class DecayMaintenance(Protocol):
         """Archived episodes of every scope of one character, archived at or after
         ``archived_from`` and before ``archived_before`` (``None``: no bound), in id order,
         one page."""
+        ...
+
+
+class DecayMaintenance(DecayReading, Protocol):
+    """What decay reads and changes (a memory store): archived episodes listed, purged and
+    restored."""
+
+    async def archive_episodes(
+        self, scope: Scope, episode_ids: Sequence[str], *, at: datetime
+    ) -> int: ...
+
+    async def purge_archived(
+        self, character_id: str, *, archived_before: datetime, reason: str, at: datetime
+    ) -> int:
+        """Destroy archived episodes, leaving tombstones; returns how many."""
         ...
 
     async def restore_episodes(self, scope: Scope, episode_ids: Sequence[str]) -> int:
@@ -98,7 +102,7 @@ class RestoreReport:
 
 
 async def _unarchived_pages(
-    store: DecayMaintenance, character_id: str, page_size: int
+    store: DecayReading, character_id: str, page_size: int
 ) -> AsyncIterator[list[Episode]]:
     after_id: str | None = None
     while page := await store.list_episodes_for_decay(
@@ -109,7 +113,7 @@ async def _unarchived_pages(
 
 
 async def _archived_pages(
-    store: DecayMaintenance,
+    store: DecayReading,
     character_id: str,
     *,
     archived_from: datetime | None,
@@ -171,7 +175,7 @@ async def run_decay(
 
 
 async def preview_decay(
-    store: DecayMaintenance,
+    store: DecayReading,
     character_id: str,
     *,
     policy: DecayPolicy,

@@ -23,7 +23,6 @@ from omoide.domain import (
     ViewerSummary,
     as_utc,
 )
-from omoide.errors import InvalidInput
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
 from omoide.memory.decay import (
@@ -152,13 +151,8 @@ class MemoryManager:
         ``limit`` (default: the prompt's sizes) caps facts and episodes; candidates are
         bounded by the recall configuration's candidate counts.
         """
-        if limit is not None and limit < 1:
-            raise InvalidInput(f"limit must be at least 1 (got {limit})")
         await self.flush_reinforcements()
-        context, _ = await self._recaller.look_up(
-            scope, query, now=self._now(now), for_prompt=False, limit=limit
-        )
-        return context
+        return await self._recaller.search(scope, query, now=self._now(now), limit=limit)
 
     async def profile(
         self, scope: Scope, message: str | None = None, *, now: datetime | None = None

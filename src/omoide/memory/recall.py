@@ -20,7 +20,7 @@ import anyio
 from omoide.clock import Clock
 from omoide.domain import Episode, Fact, Scope, Vector, as_utc
 from omoide.embed.base import Embedder
-from omoide.errors import OmoideError
+from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.associations import lift_associated
 from omoide.memory.config import SMALL_TALK_IMPORTANCE, MemoryConfig
@@ -124,6 +124,18 @@ class Recaller:
         if flush_due:
             await self._reinforcements.flush_quietly(limit=DUE_FLUSH)
         return Recollection(scope, query, moment, context, rendered, searched)
+
+    async def search(
+        self, scope: Scope, query: str, *, now: datetime | None = None, limit: int | None = None
+    ) -> MemoryContext:
+        """Every candidate for ``query`` ranked, for inspection (``look_up`` not for the
+        prompt); reinforces nothing. ``limit`` (default: the prompt's sizes) caps facts and
+        episodes."""
+        if limit is not None and limit < 1:
+            raise InvalidInput(f"limit must be at least 1 (got {limit})")
+        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        context, _ = await self.look_up(scope, query, now=moment, for_prompt=False, limit=limit)
+        return context
 
     async def look_up(
         self,

@@ -8,6 +8,7 @@
 ``storage``                 where things are kept: files, or PostgreSQL + Qdrant
 ``server``                  the server profile's half of ``storage`` (the ``server`` extra)
 ``memory``                  the memory pipeline: remembering and recalling
+``recall``                  its recall half, which the read path's search builds alone
 ``streams``                 the stream service, over the same parts as the rest
 ==========================  ==============================================================
 
@@ -21,9 +22,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from omoide.wiring.memory import memory_config
     from omoide.wiring.models import build_chat_model, build_embedder
     from omoide.wiring.reader import Reader, open_reader
+    from omoide.wiring.recall import memory_config
     from omoide.wiring.root import Omoide, Resources, build
     from omoide.wiring.storage import open_key_store, server_config, server_extra
     from omoide.wiring.streams import StreamParts, build_streams, stream_config, stream_model
@@ -37,7 +38,7 @@ _HOMES = {
     "build_chat_model": "models",
     "build_embedder": "models",
     "build_streams": "streams",
-    "memory_config": "memory",
+    "memory_config": "recall",
     "open_key_store": "storage",
     "open_reader": "reader",
     "server_config": "storage",

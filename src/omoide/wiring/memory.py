@@ -12,8 +12,6 @@ from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.llm.base import ChatModel
-from omoide.memory.associations import AssociationConfig
-from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
 from omoide.memory.extraction.disclosure import load_disclosure_model
 from omoide.memory.extraction.lasting import load_lasting_model
 from omoide.memory.extraction.llm import LLMFactExtractor
@@ -24,38 +22,11 @@ from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
 from omoide.memory.manager import MemoryManager
-from omoide.memory.neighbours import NeighbourConfig
-from omoide.memory.ranking import RankingWeights
-from omoide.memory.recall import Recaller
-from omoide.memory.relevance import cached_relevance_floor
 from omoide.memory.remember import Rememberer
 from omoide.memory.tokens import SentencePieceTokenCounter
-from omoide.memory.viewer_profile import ProfileConfig
 from omoide.metrics import Metrics
+from omoide.wiring.recall import build_recaller, memory_config
 from omoide.wiring.storage import MemoryBackend
-
-
-def memory_config(settings: Settings) -> MemoryConfig:
-    return MemoryConfig(
-        ranking=RankingWeights(
-            relevance=settings.weight_relevance,
-            recency=settings.weight_recency,
-            importance=settings.weight_importance,
-            recency_decay_per_hour=settings.recency_decay_per_hour,
-        ),
-        recall=RecallConfig(
-            token_budget=settings.context_token_budget,
-            min_relevance=settings.min_relevance,
-            small_talk_relevance=settings.small_talk_relevance,
-            keyword_half=settings.keyword_half,
-            associations=AssociationConfig(limit=settings.associated_episodes),
-            neighbours=NeighbourConfig(
-                best=settings.neighbours_of_best, share=settings.neighbour_share
-            ),
-        ),
-        profile=ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts),
-        write=WriteConfig(store_threshold=settings.store_threshold),
-    )
 
 
 def build_extractor(
@@ -135,17 +106,14 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         disclosure_model=build_disclosure_model(settings, extractor, parts.embedder),
         lasting_model=build_lasting_model(settings, extractor, parts.embedder),
     )
-    floors = await cached_relevance_floor(
-        parts.model_embedder, settings.data_dir / "relevance.json"
-    )
-    recaller = Recaller(
-        store=parts.store,
+    recaller = await build_recaller(
+        settings,
+        parts.store,
         embedder=parts.embedder,
+        model_embedder=parts.model_embedder,
         counter=await anyio.to_thread.run_sync(SentencePieceTokenCounter),
-        config=config,
-        clock=parts.clock,
-        floors=floors,
         names=parts.characters,
+        clock=parts.clock,
     )
     return MemoryManager(
         listing=parts.store,

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from omoide.config import Settings
 from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
-from omoide.llm.base import ChatModel
+
+if TYPE_CHECKING:  # omoide.llm's package loads every HTTP client: a search needs none
+    from omoide.llm.base import ChatModel
 
 
 async def build_embedder(settings: Settings) -> Embedder:

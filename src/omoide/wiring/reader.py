@@ -1,15 +1,16 @@
 """The read-only path: what a reading command opens, and nothing else.
 
 :func:`open_reader` gives a :class:`Reader`, the library's read use cases (a viewer's
-facts and profile; a character's identity versions and pending changes) over the store
-files alone: no embedder, no chat model, no turn queue or its worker, no stream service,
-no web stack, and none of their imports. It opens only what a read asks for, on first use,
-and creates nothing: a store that does not exist yet reads as empty, as it would after
-being created, and stays uncreated.
+facts, profile and export; a decay preview; a character's identity versions and pending
+changes; a search) over the store files alone: no chat model, no turn queue worker, no
+stream service, no web stack, and none of their imports. Only a search loads a model:
+the embedder, to embed the query. A reader opens only what a read asks for, on first
+use, and creates nothing: a store that does not exist yet reads as empty, as it would
+after being created, and stays uncreated.
 
 The memory store is opened as it is bound (the embedding model recorded in the file), not
-as the settings name it, so a read does not need the model; only the full path
-(:func:`~omoide.wiring.build`) checks that the configured model matches.
+as the settings name it, so a read does not need the model; a search checks that the
+configured model is the store's, as the full path (:func:`~omoide.wiring.build`) does.
 
 The server profile has no such shortcut yet: its reader is a view over a full build.
 """
@@ -28,18 +29,44 @@ if TYPE_CHECKING:  # each read imports what it reads, when it is asked for
     from datetime import datetime
 
     from omoide.domain import Fact, Scope
-    from omoide.memory.reading import FactSource
+    from omoide.memory.context import MemoryContext
+    from omoide.memory.decay import DecayPreview
+    from omoide.memory.forgetting import DecayPolicy
+    from omoide.memory.reading import MemoryReader
     from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile
-    from omoide.store.base import FactFilter
+    from omoide.privacy.viewer_export import ViewerExport
     from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
+    from omoide.wiring.reader_files import ReaderFiles
     from omoide.wiring.root import Omoide
 
 
 class MemoryReading(Protocol):
-    """A viewer's facts and profile (:class:`~omoide.memory.reading.MemoryReader`)."""
+    """A viewer's facts and profile, and a decay preview
+    (:class:`~omoide.memory.reading.MemoryReader`)."""
 
     async def list_facts(self, scope: Scope, *, include_inactive: bool = False) -> list[Fact]: ...
     async def profile(self, scope: Scope, *, now: datetime | None = None) -> ViewerProfile: ...
+    async def preview_decay(
+        self,
+        character_id: str,
+        *,
+        now: datetime | None = None,
+        purge_archived_before: datetime | None = None,
+    ) -> DecayPreview: ...
+
+
+class MemorySearching(Protocol):
+    """Ranked memories for a query (:class:`~omoide.memory.recall.Recaller`)."""
+
+    async def search(
+        self, scope: Scope, query: str, *, now: datetime | None = None, limit: int | None = None
+    ) -> MemoryContext: ...
+
+
+class ViewerExporting(Protocol):
+    """Everything kept about a viewer (:class:`~omoide.privacy.viewer_export.ViewerExporter`)."""
+
+    async def export_viewer(self, scope: Scope) -> ViewerExport: ...
 
 
 class IdentityReading(Protocol):
@@ -65,51 +92,76 @@ class Reader:
         self._stack = stack
         self._clock = clock
         self._built = built
-        self._memory: MemoryReading | None = None
-        self._identity: IdentityReading | None = None
+        self._files: ReaderFiles | None = None
 
     async def memory(self) -> MemoryReading:
+        if self._built is not None:
+            return self._built.memory
+        return await self._memory_reader()
+
+    async def search(self) -> MemorySearching:
+        """Search needs the query embedded: the configured embedder, checked against the
+        model the store is bound to (a ``Conflict`` if it differs, as the full path)."""
+        if self._built is not None:
+            return self._built.memory
+        from omoide.memory.addressing import CharacterNames
+        from omoide.memory.tokens import ApproximateTokenCounter
+        from omoide.wiring.reader_files import NoMemories
+        from omoide.wiring.recall import build_recaller
+
+        files = self._opened()
+        store = await files.memory_store()
+        if isinstance(store, NoMemories):
+            return store  # nothing stored: no model to load, no query to embed
+        embedder = await files.bound_embedder()
+        names: CharacterNames = files.characters()
+        return await build_recaller(
+            self._settings,
+            store,
+            embedder=embedder,
+            model_embedder=embedder,
+            counter=ApproximateTokenCounter(),  # a search renders nothing: never asked
+            names=names,
+            clock=self._clock,
+        )
+
+    async def viewer_data(self) -> ViewerExporting:
+        if self._built is not None:
+            return self._built.viewer_data
+        from omoide.privacy.viewer_export import NoSessions, ViewerExporter
+
+        files = self._opened()
+        return ViewerExporter(
+            memory=await self._memory_reader(),
+            episodes=await files.memory_store(),
+            queue=files.queue(self._clock),
+            states=files.states(),
+            history=NoSessions(),  # chat sessions live in the service's process only
+            log=files.stream_rows(),
+            identity=files.identity_tables(),
+        )
+
+    async def _memory_reader(self) -> MemoryReader:
         from omoide.memory.reading import MemoryReader
 
-        if self._memory is None:
-            store = self._built.store if self._built else await self._open_memory_store()
-            self._memory = MemoryReader(
-                facts=store, profile=profile_config(self._settings), clock=self._clock
-            )
-        return self._memory
+        return MemoryReader(
+            store=await self._opened().memory_store(),
+            profile=profile_config(self._settings),
+            decay=decay_policy(self._settings),
+            clock=self._clock,
+        )
 
     async def identity(self) -> IdentityReading:
-        if self._identity is None:
-            self._identity = self._built.identity if self._built else self._open_identity()
-        return self._identity
+        if self._built is not None:
+            return self._built.identity
+        return IdentityHistory(self._opened().identity_tables())
 
-    async def _open_memory_store(self) -> FactSource:
-        from omoide.store.sqlite.migrations import open_memory_database
-        from omoide.store.sqlite.store import SqliteMemoryStore
-        from omoide.store.sqlite.vectors import current_space
+    def _opened(self) -> ReaderFiles:
+        from omoide.wiring.reader_files import ReaderFiles
 
-        path = self._settings.database_path
-        if not path.exists():
-            return _NoFacts()
-        database = await open_memory_database(path, readers=1)
-        self._stack.push_async_callback(database.close)
-        space = await database.read(current_space)
-        if space is None:  # bound to a model on its first open: never opened, nothing kept
-            return _NoFacts()
-        return SqliteMemoryStore(database, space)
-
-    def _open_identity(self) -> IdentityReading:
-        """The identity tables of the growth file, without its stream logs."""
-        from omoide.store.sqlite.files import open_sqlite_file
-        from omoide.store.sqlite.growth import GROWTH_FILE, MIGRATIONS
-        from omoide.store.sqlite.identity import IdentityTables
-
-        path = self._settings.data_dir / GROWTH_FILE
-        if not path.exists():
-            return IdentityHistory(None)
-        database = open_sqlite_file(path, MIGRATIONS, durable=True)  # as the growth store
-        self._stack.push_async_callback(database.close)
-        return IdentityHistory(IdentityTables(database))
+        if self._files is None:
+            self._files = ReaderFiles(self._settings, self._stack)
+        return self._files
 
 
 class IdentityRecords(Protocol):
@@ -124,17 +176,16 @@ class IdentityRecords(Protocol):
 class IdentityHistory:
     """What ``IdentityService.versions``, ``.version`` and ``.changes`` answer, over the
     records alone: ``omoide.character`` (which holds the service) loads the character
-    library and the prompt templates when imported. ``None``: no growth file yet, so no
-    versions and no changes."""
+    library and the prompt templates when imported."""
 
-    def __init__(self, records: IdentityRecords | None) -> None:
+    def __init__(self, records: IdentityRecords) -> None:
         self._records = records
 
     async def versions(self, character_id: str) -> list[IdentityVersion]:
         from omoide.store.records.profile import check_character_id
 
         check_character_id(character_id)
-        return [] if self._records is None else await self._records.list_versions(character_id)
+        return await self._records.list_versions(character_id)
 
     async def version(self, character_id: str, number: int) -> IdentityVersion:
         for version in await self.versions(character_id):
@@ -147,8 +198,6 @@ class IdentityHistory:
         from omoide.store.records.profile import check_character_id
 
         check_character_id(character_id)
-        if self._records is None:
-            return []
         return await self._records.list_changes(character_id, status=ChangeStatus.PENDING)
 
 
@@ -159,11 +208,11 @@ def profile_config(settings: Settings) -> ProfileConfig:
     return ProfileConfig(share=settings.profile_share, max_entries=settings.profile_max_facts)
 
 
-class _NoFacts:
-    """A memory store not created yet: no facts."""
+def decay_policy(settings: Settings) -> DecayPolicy:
+    """When a memory has faded enough to be archived (no setting changes it yet)."""
+    from omoide.memory.forgetting import DecayPolicy
 
-    async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]:
-        return []
+    return DecayPolicy()
 
 
 @asynccontextmanager

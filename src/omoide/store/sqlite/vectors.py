@@ -173,6 +173,13 @@ def bind_embedding(
         write_meta(connection, "embedding_model_id", str(space.model_id))
         write_meta(connection, "vector_generation", str(space.generation))
         return space
+    check_bound_model(space, embedding, path)
+    index_vector_partitions(connection, space)  # stores written before the index existed
+    return space
+
+
+def check_bound_model(space: VectorSpace, embedding: EmbeddingInfo, path: Path) -> None:
+    """Refuse ``embedding`` if the store at ``path`` is bound to another model (``space``)."""
     if (space.model_name, space.dimensions) != _model_fields(embedding):
         raise Conflict(
             f"the store {path} holds vectors from embedding model {space.model_name!r} "
@@ -181,8 +188,6 @@ def bind_embedding(
             f"{space.model_name!r} again, or re-embed the store with the new model: "
             f"`{REEMBED_COMMAND}`"
         )
-    index_vector_partitions(connection, space)  # stores written before the index existed
-    return space
 
 
 def _model_fields(embedding: EmbeddingInfo) -> tuple[str, int]:
