@@ -221,3 +221,18 @@ def test_a_relatives_honorific_is_about_the_viewer_not_the_stream(message: str) 
     assert tells_of_the_viewer(sentence) is not None
     assert tells_of_the_viewer(split_sentences("はるちゃんの声すき")[0]) is None
     assert tells_of_the_viewer(split_sentences("하루님의 노래 최고")[0]) is None
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("我家的猫叫年糕，特别胖", "给猫换了个新猫砂盆，它好像挺满意"),
+        ("we got a kitten last week, calling her Mochi", "switched my kitten to wet food"),
+    ],
+)
+def test_news_of_a_pet_with_a_change_word_but_no_new_name_replaces_nothing(
+    before: str, after: str
+) -> None:
+    (old,) = find_facts(before)
+    decisions = decide(find_facts(after), [_fact("pet", old)])
+    assert decisions and all(decision.action == "add" for decision in decisions)

@@ -251,6 +251,13 @@ _RENAMED = re.compile(
 )
 """A viewer saying something they told changed (a pet renamed, a trip moved, a home
 changed): the new fact replaces the one of its group holding the same word."""
+_NAMED = re.compile(
+    r"\b(?:renamed|names?|named|call(?:ed|ing)?)\b|이름|개명|名前|改名|名字|叫",
+    re.IGNORECASE,
+)
+"""Of a pet or a person, only a new name is a change that replaces what was told: "gave the
+tortoise a bigger tank" (给乌龟换了个大缸), "switched my dog's food", "my brother changed
+jobs" are news beside it."""
 _EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
     "|".join(f"(?:{pattern.pattern})" for _k, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
@@ -336,15 +343,20 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
     told = _told_kind(read)
     if told is not None:
         kind, word = told
-        changes = (
-            _CHANGE.search(read) is not None
-            if kind in CHANGING_KINDS
-            else _RENAMED.search(read) is not None
-        )
+        changes = _changes(kind, read)
         return _candidate(kind, word, viewer_text(text), changes=changes)
     # a correction naming nothing of a group: typed as what it corrects (``decide``)
     corrects = says_misspoke(read)
     return _candidate("told_situation", "", viewer_text(text), changes=False) if corrects else []
+
+
+def _changes(kind: str, read: str) -> bool:
+    """Whether ``read``, a told fact of ``kind``, says something told before changed."""
+    if kind in CHANGING_KINDS:
+        return _CHANGE.search(read) is not None
+    if _RENAMED.search(read) is None:
+        return False
+    return kind != "told_people" or _NAMED.search(read) is not None
 
 
 def about_the_viewer(text: str) -> bool:
