@@ -236,3 +236,20 @@ def test_news_of_a_pet_with_a_change_word_but_no_new_name_replaces_nothing(
     (old,) = find_facts(before)
     decisions = decide(find_facts(after), [_fact("pet", old)])
     assert decisions and all(decision.action == "add" for decision in decisions)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("ピアノ講師してて毎晩レッスンで遅い", "転職した！来月から図書館で働く"),
+        ("在奶茶店兼职，周末最忙", "换工作了，现在在书店上班"),
+        ("카페 알바 하는데 손목 아파", "알바 바꿈 이제 편의점"),
+    ],
+)
+def test_a_work_change_replaces_any_fact_naming_the_viewers_work(before: str, after: str) -> None:
+    """What they did may have been read as a habit or a told thing, not as work: a fact
+    naming their job still is what a change of work replaces."""
+    old = find_facts(before)[0]
+    known = [_fact("before", old, at=START)]
+    decisions = decide(find_facts(after), known)
+    assert ("update", "before") in {(d.action, d.target_fact_id) for d in decisions}

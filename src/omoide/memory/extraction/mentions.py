@@ -134,6 +134,7 @@ _WORK_WORDS = Lexicon(
         *alternatives(
             words(
                 "retired 취업 알바 직장 퇴사 이직 은퇴 영업직 就職 転職 退職 勤め 定年 辞职 上班"
+                " 打工 兼职 实习 跳槽 講師 パート 公司 会社 회사"
             ),
         ),
     ]
@@ -236,7 +237,7 @@ and the kinds of fact (slot prefixes) each replaces: what they did for a living.
 _CHANGE = re.compile(
     r"\b(?:switched|changed|quit|no\s+longer|anymore|finally|new\s+job|got\s+(?:a|the)\s+job"
     r"|got\s+hired|now\s+i'?m|these\s+days)\b"
-    r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격"
+    r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격|옮김|바꿈|관둠|그만둠"
     r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した"
     r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了",
     re.IGNORECASE,
@@ -277,6 +278,11 @@ def may_tell(text: str) -> bool:
         or _EVERY_PATTERN.search(text) is not None
         or _CORRECTION.search(text) is not None
     )
+
+
+def about_work(text: str) -> bool:
+    """Whether ``text`` names what the viewer does for a living (a job, a workplace, work)."""
+    return _told_place(dict(_TOLD)["told_work"], _NOT_ABOUT_PETS.sub(" ", text)) is not None
 
 
 def told_kinds(text: str) -> frozenset[str]:

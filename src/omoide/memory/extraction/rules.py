@@ -32,6 +32,7 @@ from omoide.memory.extraction.clauses import Clause, Sentence, normalised, split
 from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, states_something
 from omoide.memory.extraction.mentions import (
     CHANGING_KINDS,
+    about_work,
     may_tell,
     says_misspoke,
     told_facts,
@@ -251,14 +252,19 @@ def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
 
 def _replaced(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
     """The fact a viewer's change replaces: for work ("finally got a job"), what they did
-    before, the most alike; for another group ("renamed the kitten"), the latest fact of
+    before (a fact of work, or any fact naming their work: "居酒屋でバイトしてる" read as a
+    habit), the most alike; for another group ("renamed the kitten"), the latest fact of
     that group holding the word that placed the change (no such fact: nothing replaced)."""
     if not candidate.changes or candidate.slot is None:
         return None
     prefix = slot_parts(candidate.slot)[0]
     kinds = CHANGING_KINDS.get(prefix)
     if kinds is not None:
-        same = [fact for fact in facts if fact.slot and slot_parts(fact.slot)[0] in kinds]
+        same = [
+            fact
+            for fact in facts
+            if (fact.slot and slot_parts(fact.slot)[0] in kinds) or about_work(fact.text)
+        ]
         return _corrected(candidate, same) if same else None
     words = {term.casefold() for term in candidate.terms}
     group = facet_of_kind(prefix)
