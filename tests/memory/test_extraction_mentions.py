@@ -119,6 +119,16 @@ def test_a_lexicon_matches_latin_words_whole_and_short_korean_words_as_words() -
     assert sorted(lexicon) == sorted(["cat", "개", "아이", "고양이", "猫"])
 
 
+def test_a_one_syllable_korean_word_takes_only_case_particles() -> None:
+    """ "새해" (New Year) and "새로" (newly) are no bird; "새가", "뱀을" are."""
+    lexicon = Lexicon(["새", "뱀", "아이"])
+    assert lexicon.find("새해 복 많이 받으세요") is None
+    assert lexicon.find("키보드 새로 샀어") is None
+    assert lexicon.find("우리 새가 노래해") == "새"
+    assert lexicon.find("뱀을 키워요") == "뱀"
+    assert lexicon.find("아이로 태어나") == "아이"  # two syllables keep every particle
+
+
 def _facet(candidate: FactCandidate) -> Facet:
     return facet_of(_fact("probe", candidate))
 

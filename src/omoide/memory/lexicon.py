@@ -27,6 +27,13 @@ _PARTICLES = _split(
 )
 """What may follow a short Korean noun inside its word (particles, plural, copula, the
 "하다" of a verb made of it: "전공했어요")."""
+_ONE_SYLLABLE_PARTICLES = _split(
+    "이랑 하고 한테 에게 께서 까지 부터 처럼 보다 이에요 예요 이야 "
+    "이 가 은 는 을 를 도 랑 와 과 의 만 들 에"
+)
+"""What may follow a one-syllable Korean noun ("개가", "새를"): case particles only. The
+verb endings and the short particles that also make other words are left out: "새해" (New
+Year) and "새로" (newly) are no bird, "개고" no dog."""
 SHORT_KOREAN = 2
 """Korean words of at most this many syllables match only as words: "새" is no bird in
 "냄새", "아이" no child in "아이돌"; longer ones ("고양이", "할머니") match anywhere."""
@@ -85,7 +92,8 @@ class Lexicon:
             if index > 0 and _is_hangul(folded[index - 1]):
                 return False
             rest = folded[end:]
-            return not rest or not _is_hangul(rest[0]) or rest.startswith(_PARTICLES)
+            particles = _ONE_SYLLABLE_PARTICLES if len(word) == 1 else _PARTICLES
+            return not rest or not _is_hangul(rest[0]) or rest.startswith(particles)
         if not _is_word_character(word[0]):
             return True
         before = index > 0 and _is_word_character(folded[index - 1])
