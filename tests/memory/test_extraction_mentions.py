@@ -13,7 +13,7 @@ import pytest
 
 from omoide.domain import Fact, FactCategory, Scope
 from omoide.memory.extraction.clauses import split_sentences
-from omoide.memory.extraction.mentions import tells_of_the_viewer
+from omoide.memory.extraction.mentions import says_misspoke, tells_of_the_viewer
 from omoide.memory.extraction.rules import decide, find_facts
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
@@ -99,6 +99,22 @@ def test_a_viewer_saying_they_misspoke_replaces_what_they_told_last(
     assert (decision.action, decision.target_fact_id) == ("update", "latest")
     assert decision.candidate is not None and kept in decision.candidate.text
     assert _facet(decision.candidate) is facet_of(latest)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "아 잘못 씀 ㅋㅋ 목요일",
+        "잠깐 내가 잘못 말함",
+        "오타남 목요일임",
+        "my phone autocorrected her name",
+        "typo lol",
+        "刚才写错了",
+        "誤字った",
+    ],
+)
+def test_chat_ways_of_saying_one_misspoke_are_read(message: str) -> None:
+    assert says_misspoke(message)
 
 
 def test_a_correction_with_nothing_told_before_is_added() -> None:

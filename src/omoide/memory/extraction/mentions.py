@@ -219,10 +219,10 @@ _SPEAKER = re.compile(
 )
 _CORRECTION = re.compile(
     r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
-    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|got\s+(?:it|that)\s+wrong)\b"
-    r"|정정|잘못\s?(?:말했|썼|알았|알고)|헷갈렸|헷갈려서|착각"
-    r"|間違えた|間違えました|間違ってた|訂正|正しくは|混ざって|勘違い"
-    r"|说错了|打错了|更正|纠正|搞错了|记错了|口误|搞混了",
+    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|got\s+(?:it|that)\s+wrong|typo|autocorrect(?:ed)?)\b"
+    r"|정정|잘못\s?(?:말했|말함|썼|씀|적었|적음|쳤|침|알았|알고)|오타|헷갈렸|헷갈려서|착각"
+    r"|間違えた|間違えました|間違ってた|訂正|正しくは|混ざって|勘違い|打ち間違|誤字"
+    r"|说错了|打错了|写错了|更正|纠正|搞错了|记错了|口误|搞混了",
     re.IGNORECASE,
 )
 """A viewer saying they misspoke: what follows replaces what they told last."""
