@@ -38,22 +38,21 @@ def build_extractor(
     return LLMFactExtractor(chat_model, metrics=metrics, fallback=rules)
 
 
-def build_disclosure_model(
-    settings: Settings, extractor: FactExtractor, embedder: Embedder
-) -> SentenceModel | None:
-    """The disclosure model shipped for the embedder, when rules extract facts and it is on."""
-    if not settings.disclosure_model or not isinstance(extractor, RuleFactExtractor):
-        return None
-    return load_disclosure_model(embedder.model_name)
+@dataclass(frozen=True, slots=True)
+class RuleReaders:
+    """The sentence models shipped for the embedder that rule extraction reads with (none
+    with a language model, which reads every message itself and judges what matters)."""
+
+    disclosure_model: SentenceModel | None = None
+    lasting_model: SentenceModel | None = None
 
 
-def build_lasting_model(
-    settings: Settings, extractor: FactExtractor, embedder: Embedder
-) -> SentenceModel | None:
-    """The lasting model shipped for the embedder, when rules extract facts and it is on."""
-    if not settings.lasting_model or not isinstance(extractor, RuleFactExtractor):
-        return None
-    return load_lasting_model(embedder.model_name)
+def rule_readers(embedder: Embedder, *, disclosures: bool, lasting: bool) -> RuleReaders:
+    """The disclosure and lasting models shipped for ``embedder``, each when it is on."""
+    return RuleReaders(
+        load_disclosure_model(embedder.model_name) if disclosures else None,
+        load_lasting_model(embedder.model_name) if lasting else None,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +93,13 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         store_threshold=config.write.store_threshold,
     )
     extractor = build_extractor(settings, model, metrics)
+    readers = (
+        rule_readers(
+            parts.embedder, disclosures=settings.disclosure_model, lasting=settings.lasting_model
+        )
+        if isinstance(extractor, RuleFactExtractor)
+        else RuleReaders()
+    )
     rememberer = Rememberer(
         store=parts.store,
         embedder=parts.embedder,
@@ -103,8 +109,8 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
         config=config.write,
         clock=parts.clock,
         metrics=metrics,
-        disclosure_model=build_disclosure_model(settings, extractor, parts.embedder),
-        lasting_model=build_lasting_model(settings, extractor, parts.embedder),
+        disclosure_model=readers.disclosure_model,
+        lasting_model=readers.lasting_model,
     )
     recaller = await build_recaller(
         settings,

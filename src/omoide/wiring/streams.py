@@ -15,8 +15,6 @@ from omoide.embed.base import Embedder
 from omoide.errors import ConfigError
 from omoide.llm.base import ChatModel
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction.disclosure import load_disclosure_model
-from omoide.memory.extraction.lasting import load_lasting_model
 from omoide.memory.extraction.rules import RuleFactExtractor
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.importance import ImportanceScorer
@@ -30,6 +28,7 @@ from omoide.stream.logs import DiaryJobLog, StreamLog, ViewerWorkLog
 from omoide.stream.service import StreamService
 from omoide.stream.viewers import ViewerWorker
 from omoide.stream.writer import RuleOnlyWriter
+from omoide.wiring.memory import rule_readers
 from omoide.wiring.storage import MemoryBackend
 
 
@@ -124,6 +123,9 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
 
 def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
     store_threshold = config.store_threshold
+    readers = rule_readers(
+        parts.embedder, disclosures=config.read_disclosures, lasting=config.rate_lasting
+    )
     rules = Rememberer(
         store=parts.store,
         embedder=parts.embedder,
@@ -136,12 +138,8 @@ def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
         ),
         clock=parts.clock,
         metrics=parts.metrics,
-        disclosure_model=(
-            load_disclosure_model(parts.embedder.model_name) if config.read_disclosures else None
-        ),
-        lasting_model=(
-            load_lasting_model(parts.embedder.model_name) if config.rate_lasting else None
-        ),
+        disclosure_model=readers.disclosure_model,
+        lasting_model=readers.lasting_model,
     )
     writer = RuleOnlyWriter(rules)
     return StreamIngestor(
