@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "omoide.injection",
             "omoide.metrics",
             "omoide.wire_types",
+            "omoide.lazy_names",
         ),
     ),
     ("ports and adapters", ("omoide.store", "omoide.embed", "omoide.llm")),

@@ -16,8 +16,9 @@ HTTP clients.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from omoide.lazy_names import names_on_first_use
 
 if TYPE_CHECKING:
     from omoide.llm.anthropic import AnthropicChatModel
@@ -64,10 +65,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_on_first_use(__name__, _HOMES, globals())
