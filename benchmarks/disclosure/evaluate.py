@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from benchmarks.companion.checks import contains
 from benchmarks.companion.dataset import LANGUAGES, load_all_cases, load_filler
+from benchmarks.disclosure.train import held_out_table
 from omoide.embed.base import Embedder
 from omoide.memory.extraction.disclosure import told_sentences
 from omoide.memory.extraction.sentence_models import SentenceModel
@@ -47,18 +49,24 @@ def _holds_key(text: str, keys: Sequence[str]) -> bool:
     return any(key.lower() in text.lower() for key in keys)
 
 
+def own_sentences(split: str) -> tuple[list[str], list[str]]:
+    """The viewers' own current turns of the suite's ``split`` (isolation cases left out):
+    those holding their case's key (the targets), and the others."""
+    cases = [case for case in load_all_cases() if case.kind != "isolation"]
+    targets: list[str] = []
+    others: list[str] = []
+    for case in cases:
+        for turn in case.turns:
+            if case.split == split and not turn.replaced:
+                holds = any(contains(turn.user, key) for key in case.expect_any)
+                (targets if holds else others).append(turn.user)
+    return targets, others
+
+
 async def companion_evaluation(embedder: Embedder, model: SentenceModel) -> list[Detection]:
     rows = []
-    cases = [case for case in load_all_cases() if case.kind != "isolation"]
     for split in ("dev", "heldout"):
-        targets = [
-            turn.user
-            for case in cases
-            if case.split == split
-            for turn in case.turns
-            if not turn.replaced
-            and any(key.lower() in turn.user.lower() for key in case.expect_any)
-        ]
+        targets, _others = own_sentences(split)
         rows.append(await _detect(embedder, model, f"target sentences ({split})", targets))
     for language in LANGUAGES:
         lines = [line.user for line in load_filler(language)]
@@ -69,8 +77,6 @@ async def companion_evaluation(embedder: Embedder, model: SentenceModel) -> list
 def render_report(
     name: str, model: SentenceModel, about: dict[str, object], rows: Sequence[Detection]
 ) -> str:
-    held_out = about["leave_one_language_out"]
-    assert isinstance(held_out, dict)
     lines = [
         f"# Disclosure model: `{name}`",
         "",
@@ -83,15 +89,11 @@ def render_report(
         "",
         "## Leave one language out (trained on three languages, predicting the fourth)",
         "",
-        "| language | AUC | accuracy at logit 0 | disclosures at threshold "
-        "| small talk at threshold |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        *held_out_table(
+            about,
+            ("accuracy at logit 0", "disclosures at threshold", "small talk at threshold"),
+        ),
     ]
-    for language, row in held_out.items():
-        lines.append(
-            f"| {language} | {row['auc']:.3f} | {row['accuracy_at_zero']:.1%} "
-            f"| {row['disclosures_at_threshold']:.1%} | {row['small_talk_at_threshold']:.1%} |"
-        )
     lines += [
         "",
         "## On the companion suite (evaluation only)",

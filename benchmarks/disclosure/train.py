@@ -166,3 +166,21 @@ def train(
         },
     }
     return model, about
+
+
+def held_out_table(about: dict[str, object], columns: tuple[str, str, str]) -> list[str]:
+    """The leave-one-language-out table of ``about`` (as :func:`train` says it), its
+    accuracy, class and other-class columns named by ``columns``."""
+    held_out = about["leave_one_language_out"]
+    assert isinstance(held_out, dict)
+    accuracy, positives, negatives = columns
+    lines = [
+        f"| language | AUC | {accuracy} | {positives} | {negatives} |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for language, row in held_out.items():
+        lines.append(
+            f"| {language} | {row['auc']:.3f} | {row['accuracy_at_zero']:.1%} "
+            f"| {row['disclosures_at_threshold']:.1%} | {row['small_talk_at_threshold']:.1%} |"
+        )
+    return lines

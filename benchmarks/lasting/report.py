@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.companion.dataset import LANGUAGES, load_all_cases, load_filler
+from benchmarks.companion.dataset import LANGUAGES, load_filler
+from benchmarks.disclosure.evaluate import own_sentences
+from benchmarks.disclosure.train import held_out_table
 from omoide.embed.base import Embedder
 from omoide.memory.extraction.disclosure import told_sentences
 from omoide.memory.extraction.sentence_models import SentenceModel
@@ -32,20 +34,12 @@ async def _probabilities(
     return Probabilities(what, tuple(model.probabilities(matrix)))
 
 
-def _holds(text: str, keys: Sequence[str]) -> bool:
-    return any(key.casefold() in text.casefold() for key in keys)
-
-
 async def companion_rows(embedder: Embedder, model: SentenceModel) -> list[Probabilities]:
     """The probability of lasting for the viewers' own sentences holding a case's key
     (the targets), their other own sentences, and the filler pools' lines."""
-    cases = [case for case in load_all_cases() if case.kind != "isolation"]
     rows = []
     for split in ("dev", "heldout"):
-        own = [(case, turn) for case in cases if case.split == split for turn in case.turns]
-        current = [(case, turn) for case, turn in own if not turn.replaced]
-        targets = [turn.user for case, turn in current if _holds(turn.user, case.expect_any)]
-        others = [turn.user for case, turn in current if not _holds(turn.user, case.expect_any)]
+        targets, others = own_sentences(split)
         rows.append(await _probabilities(embedder, model, f"target sentences ({split})", targets))
         rows.append(await _probabilities(embedder, model, f"other own sentences ({split})", others))
     for language in LANGUAGES:
@@ -57,8 +51,6 @@ async def companion_rows(embedder: Embedder, model: SentenceModel) -> list[Proba
 def render_report(
     name: str, model: SentenceModel, about: dict[str, object], rows: Sequence[Probabilities]
 ) -> str:
-    held_out = about["leave_one_language_out"]
-    assert isinstance(held_out, dict)
     lines = [
         f"# Lasting model: `{name}`",
         "",
@@ -70,14 +62,10 @@ def render_report(
         "",
         "## Leave one language out (trained on the other languages, predicting this one)",
         "",
-        "| language | AUC | accuracy at p 0.5 | lasting at threshold | passing at threshold |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        *held_out_table(
+            about, ("accuracy at p 0.5", "lasting at threshold", "passing at threshold")
+        ),
     ]
-    for language, row in held_out.items():
-        lines.append(
-            f"| {language} | {row['auc']:.3f} | {row['accuracy_at_zero']:.1%} "
-            f"| {row['disclosures_at_threshold']:.1%} | {row['small_talk_at_threshold']:.1%} |"
-        )
     lines += [
         "",
         "## On the companion suite (evaluation only)",
