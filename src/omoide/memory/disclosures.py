@@ -1,13 +1,15 @@
-"""The write path's second look at what the rules found nothing in: the disclosure model.
+"""The write path's second look at what the rules took no fact from: the disclosure model.
 
-For each remembered exchange whose message gave the rules no fact, the sentences that may
-tell something about the viewer (:func:`~omoide.memory.extraction.disclosure.told_sentences`)
-are embedded — one call for the batch; the vectors are kept in the fact-vector cache, so
-a sentence that becomes a fact is not embedded again — and read by the shipped
-:func:`~omoide.memory.extraction.disclosure.load_disclosure_model`. A sentence it reads as a
-disclosure becomes a fact candidate (:func:`~omoide.memory.extraction.disclosure.said_candidate`),
-and the exchange's importance gets the disclosure bonus the rules would have given it
-(:func:`~omoide.memory.importance.with_disclosure`).
+For each remembered exchange the rules read, the sentences that may tell something about
+the viewer (:func:`~omoide.memory.extraction.disclosure.told_sentences`) and that no rule
+fact was taken from (:func:`uncovered`) are embedded — one call for the batch; the vectors
+are kept in the fact-vector cache, so a sentence that becomes a fact is not embedded
+again — and read by the shipped model
+(:func:`~omoide.memory.extraction.disclosure.load_disclosure_model`). A sentence it reads
+as a disclosure becomes a fact candidate beside the rules' own
+(:func:`~omoide.memory.extraction.disclosure.said_candidate`); when the rules found no fact
+in the message, the exchange's importance also gets the disclosure bonus they would have
+given it (:func:`~omoide.memory.importance.with_disclosure`).
 """
 
 from __future__ import annotations
@@ -108,15 +110,14 @@ class DisclosureReader:
         return tuple(updated)
 
     async def disclosed(
-        self, messages: Sequence[str], foreseen: Sequence[Sequence[FactCandidate]] = ()
+        self, messages: Sequence[str], foreseen: Sequence[Sequence[FactCandidate]]
     ) -> list[tuple[str, ...]]:
         """For each message, its sentences read as disclosures (in the viewer's words),
         among those no fact in ``foreseen`` (the rules' facts of each message) was taken
         from."""
-        found_by_rules = list(foreseen) or [() for _ in messages]
         sentences = [
             uncovered(told_sentences(message), facts)
-            for message, facts in zip(messages, found_by_rules, strict=True)
+            for message, facts in zip(messages, foreseen, strict=True)
         ]
         unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
         if not unique:
