@@ -259,6 +259,7 @@ _NAMED = re.compile(
 """Of a pet or a person, only a new name is a change that replaces what was told: "gave the
 tortoise a bigger tank" (给乌龟换了个大缸), "switched my dog's food", "my brother changed
 jobs" are news beside it."""
+_WORK_READER = dict(_TOLD)["told_work"]
 _EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
     "|".join(f"(?:{pattern.pattern})" for _k, (_l, pattern) in _TOLD if pattern), re.IGNORECASE
@@ -282,7 +283,7 @@ def may_tell(text: str) -> bool:
 
 def about_work(text: str) -> bool:
     """Whether ``text`` names what the viewer does for a living (a job, a workplace, work)."""
-    return _told_place(dict(_TOLD)["told_work"], _NOT_ABOUT_PETS.sub(" ", text)) is not None
+    return _told_place(_WORK_READER, _NOT_ABOUT_PETS.sub(" ", text)) is not None
 
 
 def told_kinds(text: str) -> frozenset[str]:
