@@ -185,6 +185,9 @@ def test_one_message_corrects_one_fact() -> None:
         ("편의점 야간 알바 뛰어요", "드디어 취업했어요!! 은행 창구 직원"),
         ("在电子厂上班，天天加班", "我辞职了，现在在老家开了个面馆"),
         ("I'm a cashier at a grocery store", "finally got a job at the library, starting monday"),
+        ("I'm a cashier at a grocery store", "first week at the bike shop done!! smell of grease"),
+        ("在快递站上班，天天搬箱子", "我现在在一家花店上班啦"),
+        ("居酒屋でバイトしてる", "古本屋でバイト始めた！静かで最高"),
     ],
 )
 def test_a_viewer_saying_their_work_changed_replaces_what_they_did(before: str, after: str) -> None:
@@ -279,3 +282,70 @@ def test_a_work_change_replaces_any_fact_naming_the_viewers_work(before: str, af
     known = [_fact("before", old, at=START)]
     decisions = decide(find_facts(after), known)
     assert ("update", "before") in {(d.action, d.target_fact_id) for d in decisions}
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "after"),
+    [
+        ("영화관 알바 해요", "영화관 마감조라 맨날 새벽에 끝남", "알바 옮김!! 이제 볼링장에서 일함"),
+        ("塾講師やってます", "残業ばっかりで毎晩遅い", "転職決まった！来月から市役所で働きます"),
+        ("I work at a cinema downtown", "I have closing shifts every night", "finally got a job at the library"),
+    ],
+)
+def test_a_work_change_ends_what_else_was_told_of_the_work_left(
+    first: str, second: str, after: str
+) -> None:
+    """The job replaced and its shifts both told before: the change replaces one and ends
+    the other (not contradicted: it held until then); a relative's work is not the viewer's."""
+    sister = _fact("sister", find_facts("my sister works at a hospital")[0])
+    known = [
+        _fact("job", find_facts(first)[0]),
+        _fact("shift", find_facts(second)[0], at=START + timedelta(days=1)),
+        sister,
+    ]
+    decisions = decide(find_facts(after), known)
+    done = {(d.target_fact_id, d.action) for d in decisions if d.target_fact_id}
+    assert {target for target, _action in done} == {"job", "shift"}
+    assert "end" in {action for _target, action in done}
+
+
+@pytest.mark.parametrize(
+    "weighing", ["転職考え中", "이직 고민 중이에요", "想辞职了"]
+)
+def test_weighing_a_change_of_work_is_no_change(weighing: str) -> None:
+    found = find_facts(weighing)
+    assert found and not any(candidate.changes for candidate in found)
+    assert find_facts("転職した")[0].changes
+
+
+@pytest.mark.parametrize(
+    ("message", "now"),
+    [
+        ("알바 옮김!! 이제 동네 볼링장에서 일함 ㅋㅋ", "볼링장"),
+        ("バイト変えた！今は駅前の本屋で働いてる", "本屋"),
+        ("终于辞职了。现在在一家咖啡店打工", "咖啡店"),
+    ],
+)
+def test_a_change_told_in_a_few_words_holds_the_next_sentence(message: str, now: str) -> None:
+    changes = [candidate for candidate in find_facts(message) if candidate.changes]
+    assert changes and now in changes[0].text
+    assert "방송" not in find_facts("알바 옮김!! 오늘 방송 뭐 해요?")[0].text
+
+
+@pytest.mark.parametrize(
+    ("message", "right"),
+    [
+        ("아 내가 본캐 잘못 말함 ㅋㅋ 헷갈렸네. 본캐는 메르시임", "메르시"),
+        ("my phone autocorrected her name lol. it is Xochitl, with an X", "Xochitl"),
+    ],
+)
+def test_a_correction_holds_the_right_value_told_in_the_next_sentence(
+    message: str, right: str
+) -> None:
+    """ "I misspoke" in one sentence, the right value in the next (which tells no fact of its
+    own): the correction is the pair, so what holds now is remembered."""
+    (correction,) = find_facts(message)
+    assert correction.corrects and right in correction.text
+    # a next sentence telling a fact of its own is that fact, corrected
+    (own,) = find_facts("ごめん、さっき打ち間違えた。妹の名前はミサキ")
+    assert own.corrects and own.text == "妹の名前はミサキ"

@@ -60,6 +60,26 @@ async def test_a_new_value_of_a_slot_supersedes_the_old(tmp_path: Path, batch_li
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("batch_limit", [0, 256])
+async def test_a_change_of_work_ends_what_was_told_of_the_work_left(
+    tmp_path: Path, batch_limit: int
+) -> None:
+    app = await open_app(tmp_path, batch_limit=batch_limit)
+    try:
+        await say(app, "영화관 알바 해요", "영화관 마감조라 맨날 새벽에 끝남", "저 대전에 살아요")
+        await say(app, "알바 옮김!! 이제 볼링장에서 일함", minute=10)
+        assert await current_texts(app) == ["알바 옮김 이제 볼링장에서 일함", "저 대전에 살아요"]
+        versions = await app.memory.list_facts(VIEWER, include_inactive=True)
+        (shift,) = [f for f in versions if f.text.startswith("영화관 마감조")]
+        assert shift.superseded_at == START + timedelta(minutes=10)
+        assert shift.trust is not TrustState.CONTRADICTED  # it held until then
+        await say(app, "영화관 마감조라 맨날 새벽에 끝남", minute=20)  # said again: heard
+        assert "영화관 마감조라 맨날 새벽에 끝남" in await current_texts(app)
+    finally:
+        await app.aclose()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("batch_limit", [0, 256])
 async def test_a_corrected_fact_is_not_added_back_when_repeated(
     tmp_path: Path, batch_limit: int
 ) -> None:

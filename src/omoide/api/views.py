@@ -184,7 +184,7 @@ class ContextOut(BaseModel):
 
 
 class FactChangeOut(LibraryView):
-    action: str = Field(description="add | confirm | update | delete")
+    action: str = Field(description="add | confirm | update | delete | end")
     fact_id: str
     text: str
     replaced_fact_id: str | None

@@ -42,13 +42,15 @@ def unread(plan: PlannedTurn) -> bool:
 
 def uncovered(sentences: Sequence[str], foreseen: Sequence[FactCandidate]) -> list[str]:
     """The ``sentences`` no fact the rules found was taken from (a fact's text is its
-    sentence or a part of it): a message telling two things, one in a shape the rules
-    read, has the other read by the model."""
+    sentence, a part of it, or it and the next: "알바 옮김!! 이제 볼링장에서 일함"): a
+    message telling two things, one in a shape the rules read, has the other read by the
+    model."""
     taken = [" ".join(candidate.text.split()).casefold() for candidate in foreseen]
+    said = [(sentence, " ".join(sentence.split()).casefold()) for sentence in sentences]
     return [
         sentence
-        for sentence in sentences
-        if not any(text and text in " ".join(sentence.split()).casefold() for text in taken)
+        for sentence, read in said
+        if not any(text and (text in read or (read and read in text)) for text in taken)
     ]
 
 

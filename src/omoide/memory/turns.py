@@ -13,7 +13,7 @@ from omoide.domain import Scope, ScoringMethod
 class FactChange:
     """One change the write path made to a viewer's facts."""
 
-    action: str  # add | confirm | update | delete
+    action: str  # add | confirm | update | delete | end
     fact_id: str
     text: str
     replaced_fact_id: str | None = None

@@ -37,7 +37,8 @@ from omoide.metrics import Metrics
 
 MAX_FACT_CHARS = 500
 _UNIT, _TEN = (0.0, 1.0), (1.0, 10.0)
-_ACTIONS: dict[str, FactAction] = {action: action for action in FACT_ACTIONS}
+_ACTIONS: dict[str, FactAction] = {action: action for action in FACT_ACTIONS if action != "end"}
+"""The actions the prompt names ("end" is the rules' own: a change outdating a fact)."""
 _CATEGORIES = {category.value: category for category in FactCategory}
 
 _SYSTEM_PROMPT = """\

@@ -141,11 +141,22 @@ _WORK_WORDS = Lexicon(
 )
 _WORK = (
     r"\b(?:work\s+(?:as|at|in)|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job"
+    r"|first\s+(?:week|shift)s?\s+at"
     r"|quit\s+my\s+job)\b|开了(?:个|一家)\S{0,6}店"
     # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
     r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
     r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"
 )
+_WORKING_LIFE_WORDS = Lexicon(
+    alternatives(
+        words(
+            "shift shifts overtime 마감조 오픈조 야간조 마감 야근 교대근무 シフト 夜勤 早番 遅番"
+            " 残業 夜班 早班 倒班 加班 下班"
+        )
+    )
+)
+"""Words of a working life that name no job (closing shifts, 야근, 残業): what a viewer told
+of them is about their work too."""
 _IDENTITY_WORDS = Lexicon(
     alternatives(
         words(" ".join(sorted(_STUDENTS))),
@@ -203,7 +214,8 @@ _ADDRESSED = re.compile(
     re.IGNORECASE,
 )
 _PREFACE = re.compile(
-    r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all)\b|있잖아(?:요)?|너네|여러분"
+    r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all|(?:i\s+)?told\s+(?:you|u|ya))\b"
+    r"|있잖아(?:요)?|너네|여러분"
     r"|聞いて(?:よ|ください)?|ねえねえ|みんな|跟你们?说|告诉你们?|你们?知道吗|大家",
     re.IGNORECASE,
 )
@@ -211,6 +223,7 @@ _PREFACE = re.compile(
 _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
     r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
+    r"|^\s*(?:(?:ok|so|omg|lol|update:?)\s+)?first\s+(?:day|week|shift|month)s?\s+(?:at|in|of)\b"
     # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
     r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
     r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"
@@ -219,9 +232,11 @@ _SPEAKER = re.compile(
 )
 _CORRECTION = re.compile(
     r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
-    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|got\s+(?:it|that)\s+wrong|typo|autocorrect(?:ed)?)\b"
+    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|typo|autocorrect(?:ed)?"
+    r"|(?:had|got)\s+(?:it|that|the\s+\w+|(?:his|her|their|its|my)\s+\w+)\s+wrong)\b"
     r"|정정|잘못\s?(?:말했|말함|썼|씀|적었|적음|쳤|침|알았|알고)|오타|헷갈렸|헷갈려서|착각"
-    r"|間違えた|間違えました|間違ってた|訂正|正しくは|混ざって|勘違い|打ち間違|誤字"
+    r"|間違えた|間違えました|間違ってた|まちがえた|まちがえてた|まちがってた|言い間違"
+    r"|訂正|正しくは|混ざって|勘違い|打ち間違|誤字"
     r"|说错了|打错了|写错了|更正|纠正|搞错了|记错了|口误|搞混了",
     re.IGNORECASE,
 )
@@ -229,20 +244,32 @@ _CORRECTION = re.compile(
 _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
-CHANGING_KINDS: dict[str, frozenset[str]] = {
-    "told_work": frozenset({"told_work", "job", "workplace"})
-}
-"""Kinds of told facts a viewer's change replaces ("finally got a job", "辞职了", "転職した"),
-and the kinds of fact (slot prefixes) each replaces: what they did for a living."""
+_WORK_KINDS = frozenset({"told_work", "job", "workplace"})
+CHANGING_KINDS: dict[str, frozenset[str]] = {kind: _WORK_KINDS for kind in _WORK_KINDS}
+"""Kinds of facts a viewer's change replaces ("finally got a job", "辞职了", "転職した",
+"我现在在花店上班"), and the kinds of fact (slot prefixes) each replaces: what they did for
+a living."""
 _CHANGE = re.compile(
     r"\b(?:switched|changed|quit|no\s+longer|anymore|finally|new\s+job|got\s+(?:a|the)\s+job"
-    r"|got\s+hired|now\s+i'?m|these\s+days)\b"
+    r"|got\s+hired|now\s+i'?m|these\s+days|first\s+(?:day|week|shift)s?\s+at"
+    r"|started\s+(?:a\s+|my\s+)?(?:new\s+)?(?:job|work|working)|new\s+(?:company|workplace))\b"
     r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격|옮김|바꿈|관둠|그만둠"
-    r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した"
-    r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了",
+    r"|새\s?(?:회사|직장|알바)|(?:알바|일)\s?시작했|(?:알바|일)\s?시작함"
+    r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した|始めた|始めました|入社"
+    r"|新しい(?:会社|職場|バイト)"
+    r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了|新公司|新单位",
     re.IGNORECASE,
 )
 """A viewer saying their work changed: the new fact replaces what they did before."""
+_PONDERING = re.compile(
+    r"\b(?:thinking\s+(?:about|of)|considering|might|maybe|wanna|want\s+to|would\s+like"
+    r"|hoping\s+to|planning\s+to|should\s+i)\b"
+    r"|고민|생각\s?(?:중|하고|해|만)|할까|싶|考え中|考えて|迷って|迷い中|悩んで|悩み中|しようかな"
+    r"|したい|かも|考虑|打算|犹豫|要不要|想要|想(?:辞|换|跳|转|去)",
+    re.IGNORECASE,
+)
+"""A viewer weighing a change, not telling one ("転職考え中", "이직 고민 중", "thinking about
+quitting", "想辞职"): the work they told of still holds."""
 _RENAMED = re.compile(
     r"\b(?:renamed|changed|switched|moved|instead|no\s+longer|anymore|update:)"
     r"|바꿨|바꾸기로|바뀌었|변경|개명|옮겼|이사\s?(?:했|왔|갔|끝)"
@@ -281,9 +308,16 @@ def may_tell(text: str) -> bool:
     )
 
 
+def says_work_changed(text: str) -> bool:
+    """Whether ``text`` names the viewer's work and says it changed (not only weighing it)."""
+    return about_work(text) and _CHANGE.search(text) is not None and not _PONDERING.search(text)
+
+
 def about_work(text: str) -> bool:
-    """Whether ``text`` names what the viewer does for a living (a job, a workplace, work)."""
-    return _told_place(_WORK_READER, _NOT_ABOUT_PETS.sub(" ", text)) is not None
+    """Whether ``text`` names what the viewer does for a living (a job, a workplace, work,
+    its shifts)."""
+    read = _NOT_ABOUT_PETS.sub(" ", text)
+    return _told_place(_WORK_READER, read) is not None or _WORKING_LIFE_WORDS.find(read) is not None
 
 
 def told_kinds(text: str) -> frozenset[str]:
@@ -360,7 +394,7 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
 def _changes(kind: str, read: str) -> bool:
     """Whether ``read``, a told fact of ``kind``, says something told before changed."""
     if kind in CHANGING_KINDS:
-        return _CHANGE.search(read) is not None
+        return _CHANGE.search(read) is not None and _PONDERING.search(read) is None
     if _RENAMED.search(read) is None:
         return False
     return kind != "told_people" or _NAMED.search(read) is not None

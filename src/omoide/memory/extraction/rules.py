@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -32,12 +33,15 @@ from omoide.memory.extraction.clauses import Clause, Sentence, normalised, split
 from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, states_something
 from omoide.memory.extraction.mentions import (
     CHANGING_KINDS,
+    MAX_TOLD_CHARS,
     about_work,
     may_tell,
     says_misspoke,
+    says_work_changed,
     told_facts,
     told_slot,
 )
+from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of, facet_of_kind
@@ -57,6 +61,10 @@ STRONG_CONFIDENCE = 0.8
 STRONG_SALIENCE_BONUS = 0.15
 MAX_TEXT_CHARS = 240
 MAX_WHOLE_SENTENCE = 80
+MAX_BARE_FACT = 24
+"""A fact told in at most this many characters may hold only half of what it tells: that
+something changed ("알바 옮김!!"), or happened ("오빠네 딸 태어났어!!"), with the what in the
+next sentence ("이름 서윤이로 지었대", "3月8日!!")."""
 
 _SOFT_KINDS = frozenset({"habit", "situation"})
 """Kinds that join a sentence's other fact instead of standing alone."""
@@ -67,6 +75,9 @@ _CUT_BEFORE = re.compile(
 )
 _CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
 
+_UNTOLD_AS_WORK = frozenset({"plan", "allergy", "diet", "pet", "home", "hometown", "school"})
+"""Slots a change of work told in the same words does not take over (a plan to start a job
+is a plan: "다음 달부터 새 회사 출근")."""
 Found = tuple[int, Hit]
 """A hit with the index of its clause in the sentence."""
 
@@ -178,10 +189,51 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
     if gated and not (may_state_facts(text := scrub(normalised(message))) or may_tell(text)):
         return []
     found: dict[str, FactCandidate] = {}
-    for sentence in split_sentences(message):
-        for candidate in _sentence_facts(sentence, message, gated=gated):
-            found.setdefault(_identity(candidate), candidate)
+    sentences = split_sentences(message)
+    per_sentence = [_sentence_facts(sentence, message, gated=gated) for sentence in sentences]
+    for index, candidates in enumerate(per_sentence):
+        following = sentences[index + 1] if index + 1 < len(sentences) else None
+        bare = following is not None and not per_sentence[index + 1]
+        for candidate in candidates:
+            told = _told_on(candidate, following, bare=bare) if following else candidate
+            told = _as_work_change(told)
+            found.setdefault(_identity(told), told)
     return _as_corrections(message, _drop_contradicted(list(found.values())))
+
+
+def _as_work_change(candidate: FactCandidate) -> FactCandidate:
+    """A fact naming the viewer's work and saying it changed ("ほたる書房ってとこでバイト
+    始めた", read as a habit; "我现在在小满花店上班", a workplace) is a change of work:
+    it replaces what they did before (:func:`_replaced`)."""
+    if candidate.changes or candidate.slot is None or not says_work_changed(candidate.text):
+        return candidate
+    prefix = slot_parts(candidate.slot)[0]
+    if prefix in CHANGING_KINDS:
+        return replace(candidate, changes=True)
+    if prefix.startswith("told_") or prefix in _UNTOLD_AS_WORK:
+        return candidate
+    return replace(candidate, changes=True, slot=told_slot("told_work", candidate.text))
+
+
+def _told_on(candidate: FactCandidate, following: Sentence, *, bare: bool) -> FactCandidate:
+    """A fact told in a few words of its own with its what in the next sentence: a change
+    ("알바 옮김!!", "バイト変えた!" then "이제 동네 볼링장에서 일함"), or, when the next
+    sentence tells no fact of its own (``bare``), any short fact ("推しバンドの横浜公演当たった!!"
+    then "3月8日!!") and a sentence saying the viewer misspoke ("my phone autocorrected her
+    name. it's Ximena"): the fact holds both, so what holds is in the viewer's words."""
+    short = len(candidate.text) <= MAX_BARE_FACT
+    if not ((candidate.changes and short) or (bare and (short or says_misspoke(candidate.text)))):
+        return candidate
+    said = following.text.strip()
+    whole = Clause(said, any(clause.is_question for clause in following.clauses))
+    if len(said) > MAX_TOLD_CHARS or not states_something(whole):
+        return candidate
+    text = viewer_text(f"{candidate.text} {said}")
+    if not text or len(text) > MAX_TEXT_CHARS or candidate.slot is None:
+        return candidate
+    prefix = slot_parts(candidate.slot)[0]
+    slot = told_slot(prefix, text) if prefix.startswith("told_") else candidate.slot
+    return replace(candidate, text=text, slot=slot)
 
 
 def _as_corrections(message: str, found: list[FactCandidate]) -> list[FactCandidate]:
@@ -236,19 +288,38 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
     return FactDecision("add", candidate, None)
 
 
+_LATIN_WORD = re.compile(r"\b[a-z0-9]{3,}\b")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def _pairs(text: str) -> set[str]:
-    key = object_key(text)
-    return {key[index : index + 2] for index in range(len(key) - 1)}
+    """What ``text`` is compared by: its words in Latin letters (of three or more) and the
+    letter pairs of the rest ("galway"; "서윤", "윤이")."""
+    read = _NOT_WORD.sub(" ", text.casefold())
+    latin = set(_LATIN_WORD.findall(read))
+    rest = _LATIN_WORD.sub(" ", read)
+    return latin | {rest[i : i + 2] for i in range(len(rest) - 1) if " " not in rest[i : i + 2]}
 
 
 def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
-    """The fact a correction is about: the one most alike in letter pairs (cosine over
-    the sets: "the party is in Suwon" and "the party is in Incheon"), the latest on a tie."""
+    """The fact a correction is about: the one most alike in words and letter pairs (cosine
+    over the sets: "the party is in Suwon" and "the party is in Incheon"), each weighted by how
+    few of ``facts`` hold it (the "galway" of "the galway thing, i had the date wrong"
+    counts, the "th" of every English sentence hardly), the latest on a tie."""
     said = _pairs(candidate.text)
+    held = {fact.id: _pairs(fact.text) for fact in facts}
+    holding = Counter(pair for pairs in held.values() for pair in pairs)
+    weights = {pair: math.log((1 + len(facts)) / (1 + holding[pair])) + 1.0 for pair in holding}
+
+    def norm(pairs: set[str]) -> float:
+        return math.sqrt(sum(weights.get(pair, 1.0) ** 2 for pair in pairs))
 
     def alike(fact: Fact) -> float:
-        pairs = _pairs(fact.text)
-        return len(said & pairs) / math.sqrt(len(said) * len(pairs)) if said and pairs else 0.0
+        pairs = held[fact.id]
+        if not said or not pairs:
+            return 0.0
+        shared = sum(weights[pair] ** 2 for pair in said & pairs)
+        return shared / (norm(said) * norm(pairs))
 
     return max(facts, key=lambda fact: (alike(fact), fact.recorded_at, fact.id))
 
@@ -309,7 +380,9 @@ def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> lis
         decision = _decide(candidate, known, taken)
         if decision.target_fact_id is not None:
             taken.add(decision.target_fact_id)
-        decisions.append(decision)
+        ended = outdated(decision, known, taken)
+        taken.update(fact.id for fact in ended)
+        decisions += [decision, *(FactDecision("end", candidate, f.id) for f in ended)]
     return decisions
 
 

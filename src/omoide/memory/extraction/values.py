@@ -9,8 +9,8 @@ from typing import Literal, Protocol
 from omoide.domain import Fact, FactCategory, TrustState, check_fact_slot, check_unit_interval
 from omoide.errors import InvalidInput
 
-FactAction = Literal["add", "confirm", "update", "delete"]
-FACT_ACTIONS: tuple[FactAction, ...] = ("add", "confirm", "update", "delete")
+FactAction = Literal["add", "confirm", "update", "delete", "end"]
+FACT_ACTIONS: tuple[FactAction, ...] = ("add", "confirm", "update", "delete", "end")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,9 @@ class FactDecision:
     * ``confirm``: ``target_fact_id`` was said again (``candidate`` may repeat it).
     * ``update``: ``candidate`` supersedes ``target_fact_id``.
     * ``delete``: ``target_fact_id`` was contradicted.
+    * ``end``: ``target_fact_id`` held until now and no longer does: the change
+      ``candidate`` tells made it outdated (what the viewer told of the work they left).
+      Not contradicted: said again later, it is taken at the viewer's word.
     """
 
     action: FactAction
@@ -57,7 +60,7 @@ class FactDecision:
     def __post_init__(self) -> None:
         if self.action not in FACT_ACTIONS:
             raise InvalidInput(f"unknown fact action {self.action!r}")
-        needs_candidate = self.action in ("add", "update")
+        needs_candidate = self.action in ("add", "update", "end")
         if needs_candidate and self.candidate is None:
             raise InvalidInput(f"a fact decision '{self.action}' needs a candidate")
         needs_target = self.action != "add"

@@ -41,6 +41,7 @@ from omoide.memory.facts.updates import (
     RemovedFactReading,
     confirmed_fact,
     contradicted_fact,
+    ended_fact,
     new_fact,
     rejected_facts,
     without_rejected,
@@ -251,6 +252,8 @@ class _Turn:
             return self._supersede(target, candidate, self.turn.vectors[candidate.text])
         if decision.action == "delete":
             return self._contradict(target)
+        if decision.action == "end":
+            return self._end(target)
         return None
 
     def _duplicate(self, candidate: FactCandidate, vector: Vector) -> Fact | None:
@@ -292,3 +295,8 @@ class _Turn:
         self.viewer.drop(fact.id)
         self.writes.append(FactUpdate(closed))
         return FactChange("delete", fact.id, fact.text)
+
+    def _end(self, fact: Fact) -> FactChange:
+        self.viewer.drop(fact.id)
+        self.writes.append(FactUpdate(ended_fact(fact, self._at)))
+        return FactChange("end", fact.id, fact.text)

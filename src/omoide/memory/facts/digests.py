@@ -87,14 +87,15 @@ def stated(decisions: Sequence[FactDecision]) -> list[FactCandidate]:
 def without_deleted(
     decisions: Sequence[FactDecision], scope: Scope, deleted: frozenset[str]
 ) -> list[FactDecision]:
-    """``decisions`` without the adds and updates that would bring back a deleted fact."""
+    """``decisions`` without the adds and updates that would bring back a deleted fact
+    (and the ends that came with such an update)."""
     if not deleted:
         return list(decisions)
     return [
         decision
         for decision in decisions
         if decision.candidate is None
-        or decision.action not in ("add", "update")
+        or decision.action not in ("add", "update", "end")
         or deleted.isdisjoint(candidate_digests(scope, decision.candidate))
     ]
 

@@ -40,6 +40,7 @@ from omoide.memory.facts.batch import DEFAULT_BATCH_LIMIT, BatchFactStore, Batch
 from omoide.memory.facts.updates import (
     confirmed_fact,
     contradicted_fact,
+    ended_fact,
     kept_decisions,
     new_fact,
 )
@@ -249,6 +250,8 @@ class FactKeeper:
             return await self._supersede(scope, target, candidate, vector, sources, at)
         if decision.action == "delete":
             return await self._contradict(scope, target, at)
+        if decision.action == "end":
+            return await self._end(scope, target, at)
         return None
 
     async def _add(
@@ -309,6 +312,10 @@ class FactKeeper:
         contradicted = FactUpdate(contradicted_fact(fact, at))
         await self._store.write_fact_changes(scope.character_id, [contradicted])
         return FactChange("delete", fact.id, fact.text)
+
+    async def _end(self, scope: Scope, fact: Fact, at: datetime) -> FactChange:
+        await self._store.write_fact_changes(scope.character_id, [FactUpdate(ended_fact(fact, at))])
+        return FactChange("end", fact.id, fact.text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,12 @@ def contradicted_fact(fact: Fact, at: datetime) -> Fact:
     return replace(fact, trust=TrustState.CONTRADICTED, valid_to=at)
 
 
+def ended_fact(fact: Fact, at: datetime) -> Fact:
+    """``fact`` held until ``at`` and no longer does (a change the viewer told made it
+    outdated); not contradicted, and replaced by no one fact."""
+    return replace(fact, valid_to=at, superseded_at=at)
+
+
 class FactListing(Protocol):
     async def list_facts(self, scope: Scope, *, where: FactFilter) -> list[Fact]: ...
 
@@ -77,12 +83,13 @@ async def rejected_facts(store: FactListing, scope: Scope) -> list[Fact]:
 def without_rejected(
     decisions: Sequence[FactDecision], rejected: Sequence[Fact]
 ) -> list[FactDecision]:
-    """``decisions`` without the adds and updates that would bring back a rejected fact."""
+    """``decisions`` without the adds and updates that would bring back a rejected fact
+    (and the ends that came with such an update)."""
     return [
         decision
         for decision in decisions
         if decision.candidate is None
-        or decision.action not in ("add", "update")
+        or decision.action not in ("add", "update", "end")
         or not any(is_rejected(decision.candidate, fact) for fact in rejected)
     ]
 
