@@ -541,3 +541,26 @@ def test_budget_the_matches_leave_goes_back_to_profile_lines_beyond_their_share(
     assert rendered.fact_ids == ("p0", "p1", "p2", "p3")
     assert rendered.episode_ids == ("e1",)
     assert rendered.tokens == 10
+
+
+def test_the_profiles_reserve_fills_only_the_budget_everything_else_left() -> None:
+    def entry(n: int) -> ProfileEntry:
+        return ProfileEntry(
+            fact(f"told thing {n}", fact_id=f"p{n}").item, Facet.LIKES, 0.5, 0.0, 0.5
+        )
+
+    context = MemoryContext(
+        episodes=(episode("오늘 비 와요", 0.4, episode_id="e1"),),
+        profile=ViewerProfile(SCOPE, (entry(0),), total_facts=3, reserve=(entry(1), entry(2))),
+    )
+    # one token a line: fence, preamble and closing 3; the profile's header and line 2;
+    # the episode and its header 2; then the reserve, one line each, while budget is left
+    roomy = context.render(budget_tokens=9, counter=LineCounter(), now=NOW)
+    assert roomy.fact_ids == ("p0", "p1", "p2")
+    assert roomy.episode_ids == ("e1",)
+    tight = context.render(budget_tokens=8, counter=LineCounter(), now=NOW)
+    assert tight.fact_ids == ("p0", "p1")
+    assert tight.episode_ids == ("e1",)
+    no_room = context.render(budget_tokens=7, counter=LineCounter(), now=NOW)
+    assert no_room.fact_ids == ("p0",)
+    assert no_room.episode_ids == ("e1",)

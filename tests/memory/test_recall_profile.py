@@ -142,6 +142,28 @@ def test_a_regular_with_hundreds_of_disclosures_gets_a_bounded_varied_profile() 
     assert "allergic to shrimp" in [entry.fact.text for entry in profile.entries]
 
 
+def test_the_next_best_facts_wait_in_reserve_past_the_profiles_limits() -> None:
+    likes = [
+        fact(f"likes band {n}", FactCategory.PREFERENCE, salience=0.9 - n / 100) for n in range(6)
+    ]
+    other = fact("allergic to shrimp", FactCategory.PERSONAL, salience=0.3)
+    config = ProfileConfig(max_entries=3, per_facet=2)
+
+    profile = build_profile(MINA, [*likes, other], relevance={}, config=config)
+
+    assert [e.fact.text for e in profile.entries] == [
+        "likes band 0",
+        "likes band 1",
+        "allergic to shrimp",
+    ]
+    # the next best, as many as the profile holds, past the group limit, none twice
+    assert [e.fact.text for e in profile.reserve] == [
+        "likes band 2",
+        "likes band 3",
+        "likes band 4",
+    ]
+
+
 def test_one_sentence_holding_two_facts_takes_one_line_of_the_profile() -> None:
     said = "辛いの苦手で甘口カレーしか食べられない"
     limit = replace(fact(said, FactCategory.PERSONAL, salience=0.75), id="limit", slot="limit:辛い")

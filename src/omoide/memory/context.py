@@ -226,6 +226,7 @@ class MemoryContext:
         facts and episodes by total score (ties: facts first, then given order). The mood
         line comes right after the best match: it costs one short line and sets the tone
         of the whole reply, while the best match answers what the viewer is talking about.
+        The profile's reserve comes last.
         """
         lines: list[_Line] = []
         seen: set[str] = set()
@@ -253,7 +254,15 @@ class MemoryContext:
         mood = None if self.emotions is None else mood_line(self.emotions)
         if mood is not None:
             matched.insert(1, _Line(_Section.MOOD, mood))
-        return lines + matched
+        return lines + matched + self._spare_lines(seen, now)
+
+    def _spare_lines(self, seen: set[str], now: datetime) -> list[_Line]:
+        """The profile's reserve (:attr:`ViewerProfile.reserve`), last: it fills only the
+        budget every other line left."""
+        if self.profile is None:
+            return []
+        spare = [entry for entry in self.profile.reserve if entry.fact.id not in seen]
+        return [_Line(_Section.PROFILE, profile_line(e, now=now), e.fact.id) for e in spare]
 
     def render(
         self, *, budget_tokens: int, counter: TokenCounter, now: datetime

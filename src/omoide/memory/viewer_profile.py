@@ -71,6 +71,10 @@ class ViewerProfile:
     scope: Scope
     entries: tuple[ProfileEntry, ...]
     total_facts: int
+    reserve: tuple[ProfileEntry, ...] = ()
+    """The next best facts (as many as the profile holds at most, past its group limits):
+    the prompt shows them only in budget nothing else wanted, so an unused budget still
+    brings what the viewer told."""
 
     @property
     def fact_ids(self) -> tuple[str, ...]:
@@ -109,20 +113,44 @@ def build_profile(
         key=lambda entry: (-entry.score, -entry.fact.recorded_at.timestamp(), entry.fact.id),
     )
     chosen: list[ProfileEntry] = []
+    reserve: list[ProfileEntry] = []
     per_facet: Counter[Facet] = Counter()
     said: set[str] = set()
     for entry in candidates:
-        if len(chosen) >= config.max_entries:
+        full = len(chosen) >= config.max_entries
+        if full and len(reserve) >= config.max_entries:
             break
-        if per_facet[entry.facet] >= config.per_facet and entry.relevance < config.relevant_at:
-            continue
-        text = " ".join(entry.fact.text.split()).casefold()
+        text = _said(entry)
         if text in said:  # one sentence holding two facts ("a limit", "a dislike") shows once
+            continue
+        if full or (per_facet[entry.facet] >= config.per_facet and not _bears_on(entry, config)):
+            if len(reserve) < config.max_entries:
+                reserve.append(entry)
             continue
         chosen.append(entry)
         said.add(text)
         per_facet[entry.facet] += 1
-    return ViewerProfile(scope, tuple(chosen), len(current))
+    spare = _unsaid(reserve, said)
+    return ViewerProfile(scope, tuple(chosen), len(current), reserve=spare)
+
+
+def _said(entry: ProfileEntry) -> str:
+    return " ".join(entry.fact.text.split()).casefold()
+
+
+def _bears_on(entry: ProfileEntry, config: ProfileConfig) -> bool:
+    return entry.relevance >= config.relevant_at
+
+
+def _unsaid(entries: Sequence[ProfileEntry], said: set[str]) -> tuple[ProfileEntry, ...]:
+    """``entries`` without those saying what a chosen (or earlier) entry says."""
+    kept = []
+    for entry in entries:
+        text = _said(entry)
+        if text not in said:
+            kept.append(entry)
+            said.add(text)
+    return tuple(kept)
 
 
 def _entry(fact: Fact, relevance: float, share: float) -> ProfileEntry:
