@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,6 +20,7 @@ from omoide.memory.context import (
     PREAMBLE,
     MemoryContext,
     episode_line,
+    profile_line,
 )
 from omoide.memory.emotions import summarise_emotions
 from omoide.memory.facets import Facet
@@ -564,3 +566,13 @@ def test_the_profiles_reserve_fills_only_the_budget_everything_else_left() -> No
     no_room = context.render(budget_tokens=7, counter=LineCounter(), now=NOW)
     assert no_room.fact_ids == ("p0",)
     assert no_room.episode_ids == ("e1",)
+
+
+def test_a_profile_line_is_the_viewers_words_and_when_a_plan_was_told() -> None:
+    pet = fact("우리 집 강아지 이름은 보리예요", fact_id="pet").item
+    plan = fact("다음 주에 면접 있어요", fact_id="plan").item
+    plan = replace(plan, valid_from=NOW - timedelta(days=3))
+    pet_line = profile_line(ProfileEntry(pet, Facet.PEOPLE, 0.5, 0.0, 0.5), now=NOW)
+    plan_line = profile_line(ProfileEntry(plan, Facet.PLANS, 0.5, 0.0, 0.5), now=NOW)
+    assert pet_line == '- "우리 집 강아지 이름은 보리예요"'
+    assert plan_line == '- "다음 주에 면접 있어요" (said 3 days ago)'

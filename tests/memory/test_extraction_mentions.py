@@ -287,9 +287,13 @@ def test_a_work_change_replaces_any_fact_naming_the_viewers_work(before: str, af
 @pytest.mark.parametrize(
     ("first", "second", "after"),
     [
-        ("영화관 알바 해요", "영화관 마감조라 맨날 새벽에 끝남", "알바 옮김!! 이제 볼링장에서 일함"),
+        ("영화관 알바 해요", "영화관 마감조라 맨날 늦게 끝남", "알바 옮김!! 이제 볼링장에서 일함"),
         ("塾講師やってます", "残業ばっかりで毎晩遅い", "転職決まった！来月から市役所で働きます"),
-        ("I work at a cinema downtown", "I have closing shifts every night", "finally got a job at the library"),
+        (
+            "I work at a cinema downtown",
+            "I have closing shifts every night",
+            "finally got a job at the library",
+        ),
     ],
 )
 def test_a_work_change_ends_what_else_was_told_of_the_work_left(
@@ -309,9 +313,7 @@ def test_a_work_change_ends_what_else_was_told_of_the_work_left(
     assert "end" in {action for _target, action in done}
 
 
-@pytest.mark.parametrize(
-    "weighing", ["転職考え中", "이직 고민 중이에요", "想辞职了"]
-)
+@pytest.mark.parametrize("weighing", ["転職考え中", "이직 고민 중이에요", "想辞职了"])
 def test_weighing_a_change_of_work_is_no_change(weighing: str) -> None:
     found = find_facts(weighing)
     assert found and not any(candidate.changes for candidate in found)

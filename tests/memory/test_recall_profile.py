@@ -381,8 +381,9 @@ async def test_an_episode_the_profile_already_says_in_the_same_words_is_not_show
     recollection = await app.memory.retrieve_context(MINA, "my corgi Toast is sleeping")
 
     lines = [line for line in recollection.rendered.text.splitlines() if "Toast" in line]
-    assert len(lines) == 1 and "people & pets" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith('- "I adopted a corgi named Toast"')
     assert stored.episode_id not in recollection.rendered.episode_ids
+    assert recollection.rendered.fact_ids
 
 
 @pytest.mark.anyio
