@@ -351,3 +351,18 @@ def test_a_correction_holds_the_right_value_told_in_the_next_sentence(
     # a next sentence telling a fact of its own is that fact, corrected
     (own,) = find_facts("ごめん、さっき打ち間違えた。妹の名前はミサキ")
     assert own.corrects and own.text == "妹の名前はミサキ"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("来月の旅行、京都に決めた", "やっぱり旅行先、金沢に変更した"),
+        ("다음 달 여행은 부산으로 정했어요", "여행지 강릉으로 바꿨어요"),
+    ],
+)
+def test_a_changed_plan_replaces_the_plan_without_saying_its_date_again(
+    before: str, after: str
+) -> None:
+    (old,) = find_facts(before)
+    decisions = decide(find_facts(after), [_fact("trip", old)])
+    assert ("update", "trip") in {(d.action, d.target_fact_id) for d in decisions}

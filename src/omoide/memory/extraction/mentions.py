@@ -350,7 +350,9 @@ def _told_kind(read: str) -> tuple[str, str] | None:
     about the wife)."""
     for kind, reader in _TOLD[:2]:
         word = _told_word(reader, read)
-        if word is not None and (kind != "told_plans" or _FUTURE.search(read)):
+        if word is not None and (
+            kind != "told_plans" or _FUTURE.search(read) or _RENAMED.search(read)
+        ):
             return kind, word
     places = [
         (place, order, kind, word)
