@@ -56,8 +56,8 @@ def test_the_data_has_no_problem() -> None:
     assert all_problems(CASES, POOLS) == []
 
 
-def test_there_are_at_least_250_cases_half_of_each_file_held_out() -> None:
-    assert len(CASES) >= 250
+def test_there_are_at_least_290_cases_half_of_each_file_held_out() -> None:
+    assert len(CASES) >= 290
     for file in FILES:
         own = [case for case in CASES if case.file == file]
         assert len(own) >= (18 if file == "mixed" else 38)
