@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import marshal
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -164,3 +165,34 @@ def test_a_cache_that_cannot_be_written_only_costs_speed(
         backend = load_cached(not_a_folder, version=VERSION, threads=1)
     assert "not written" in caplog.text
     assert backend.encode(TEXTS).tobytes() == stock_vectors
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        {"tokenizer": {}, "backend": {}},  # other fields
+        {
+            "tokenizer": {
+                "numbers": {},
+                "scores": b"",
+                "pieces": b"",
+                "singles": 5,
+                "shards": {},
+                "normalizer": {},
+            },
+            "backend": {},
+        },  # types that do not fit
+    ],
+)
+def test_parts_that_read_but_do_not_fit_are_made_again(
+    cache_dir: Path, stock_vectors: bytes, kept: dict[str, Any]
+) -> None:
+    """Files of the manifest's sizes holding something else (another writer, an edit)."""
+    parts_path, manifest_path = folder(cache_dir) / PARTS, folder(cache_dir) / MANIFEST
+    parts_path.write_bytes(marshal.dumps(kept))
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest["files"][PARTS] = parts_path.stat().st_size
+    manifest_path.write_text(json.dumps(manifest), encoding="utf-8")
+    backend = load_cached(cache_dir, version=VERSION, threads=1)
+    assert backend.encode(TEXTS).tobytes() == stock_vectors
+    assert is_read_from_cache(load_cached(cache_dir, version=VERSION, threads=1))

@@ -66,7 +66,12 @@ def load_cached(cache_dir: Path, *, version: str, threads: int) -> Any:
     expected = expected_manifest(version)
     parts = read_parts(directory, expected)
     if parts is not None:
-        return put_together(parts, threads=threads)
+        try:
+            return put_together(parts, threads=threads)
+        except _UNREADABLE as exc:  # readable files holding something else
+            logger.warning(
+                "USE model cache in %s is unusable (%s): making it again", directory, exc
+            )
     backend = load_stock(threads=threads)
     try:
         write_parts(directory, take_apart(backend), expected)
