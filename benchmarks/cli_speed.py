@@ -8,7 +8,9 @@ start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read command
 existing store under 1 s. The store is made first with the default settings (the
 default embedder), so reads show whether they load the model; search must (it embeds the
 query), so it is also timed on a second store written with the hashing embedder, which
-loads nothing: the difference is the default model's first encode.
+loads nothing: the difference is the default model's load and first encode. The model
+loads from the user's model cache (``OMOIDE_CACHE_DIR``, ``omoide.embed.use_cache``), made
+by the first write if it was not there yet, as on a user's machine.
 """
 
 from __future__ import annotations

@@ -19,6 +19,21 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> 
     assert load_settings(embedder="use").embedder == "use"
 
 
+def test_the_model_cache_is_the_users_unless_set(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("OMOIDE_CACHE_DIR")  # the test run's own (tests/conftest.py)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert load_settings().cache_dir == tmp_path / ".cache" / "omoide"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")
+    assert load_settings().cache_dir == tmp_path / ".cache" / "omoide"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert load_settings().cache_dir == tmp_path / "xdg" / "omoide"
+    monkeypatch.setenv("OMOIDE_CACHE_DIR", str(tmp_path / "mine"))
+    assert load_settings().cache_dir == tmp_path / "mine"
+
+
 @pytest.mark.parametrize(
     "overrides",
     [{"embedder": "word2vec"}, {"port": 0}, {"unknown_setting": 1}, {"weight_relevance": -1}],

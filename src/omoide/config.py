@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -14,6 +15,12 @@ EmbedderName = Literal["use", "e5", "sentence-transformers", "ollama", "openai",
 LLMName = Literal["none", "scripted", "ollama", "openai", "anthropic"]
 StoreName = Literal["sqlite", "server"]
 StreamModelUse = Literal["auto", "on", "off"]
+
+
+def default_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/omoide``, else ``~/.cache/omoide``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    return (Path(base) if Path(base).is_absolute() else Path.home() / ".cache") / "omoide"
 
 
 class Settings(BaseSettings):
@@ -43,6 +50,9 @@ class Settings(BaseSettings):
     embedder_threads: int = Field(default=1, ge=1, le=64)
     embedder_worker: bool = True
     """Local models (USE, e5) embed large document batches in a worker process."""
+    cache_dir: Path = Field(default_factory=default_cache_dir)
+    """Where a local model is kept in a form that loads fast, made on its first load (USE:
+    85 MB; ``omoide.embed.use_cache``). Nothing else is kept here."""
     query_cache_size: int = Field(default=512, ge=0)
     query_cache_seconds: float = Field(default=300.0, ge=0)
 

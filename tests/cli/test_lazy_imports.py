@@ -165,7 +165,12 @@ def test_search_loads_the_store_and_its_embedder_but_no_write_path_or_web_stack(
     assert {"omoide.embed.hashing", "omoide.memory.recall"} <= modules
     tops = {name.split(".")[0] for name in modules}
     assert sorted((WEB_STACK | MODELS) & tops) == []
-    write_path = {"omoide.memory.facts.keeper", "omoide.memory.extraction.disclosure"}
+    write_path = {
+        "omoide.memory.facts.keeper",
+        "omoide.memory.extraction.disclosure",
+        "omoide.memory.extraction.patterns",  # the fact rules (~0.1 s to compile)
+        "omoide.memory.extraction.mentions",
+    }
     assert sorted((BUILT_ONLY - {"omoide.embed.base", "omoide.memory.recall"}) & modules) == []
     assert sorted(write_path & modules) == []
 

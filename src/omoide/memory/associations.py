@@ -31,7 +31,6 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from omoide.domain import Episode
-from omoide.memory.extraction.mentions import told_kinds
 from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import FACET_ORDER, Facet, facet_of_kind
 from omoide.memory.ranking import Relevance
@@ -54,6 +53,9 @@ class AssociationConfig:
 def memory_facets(text: str) -> frozenset[Facet]:
     """The profile groups a remembered message is about: its cue words and the words
     naming what viewers tell in passing."""
+    # the fact rules' tables load with the first lift (a reply): a search lifts nothing
+    from omoide.memory.extraction.mentions import told_kinds
+
     told = {facet_of_kind(kind) for kind in told_kinds(text)}
     return cued_facets(text) | {facet for facet in told if facet is not None}
 

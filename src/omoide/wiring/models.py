@@ -26,7 +26,10 @@ async def build_embedder(settings: Settings) -> Embedder:
             from omoide.embed.use import USEEmbedder
 
             return _local_model(
-                settings, functools.partial(USEEmbedder, threads=settings.embedder_threads)
+                settings,
+                functools.partial(
+                    USEEmbedder, threads=settings.embedder_threads, cache_dir=settings.cache_dir
+                ),
             )
         case "e5":
             from omoide.embed.e5 import E5Embedder

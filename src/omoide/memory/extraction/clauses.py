@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from omoide.memory.extraction.patterns import Script
+from omoide.memory.extraction.syntax import Script
 from omoide.memory.extraction.vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
 from omoide.memory.facts.text import scrub
 from omoide.memory.patterns import is_low_signal
