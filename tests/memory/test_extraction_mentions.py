@@ -366,3 +366,31 @@ def test_a_changed_plan_replaces_the_plan_without_saying_its_date_again(
     (old,) = find_facts(before)
     decisions = decide(find_facts(after), [_fact("trip", old)])
     assert ("update", "trip") in {(d.action, d.target_fact_id) for d in decisions}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我恐高特别严重 站在三楼阳台往下看腿都软 小时候从滑梯上摔下来过",
+        "乳糖不耐症で牛乳飲むとお腹がすぐ壊れる アイスも一口ならいける",
+        "うちのクサガメのトト、今年で十歳なんよ、長生きすぎん？",
+        "i nearly drowned in a lake when i was 9, deep water still scares me",
+        "说出来你别笑 我对芒果过敏 吃一口就起疹子",
+        "给你看看我家的鹦鹉小绿 三岁了",
+    ],
+)
+def test_a_sentence_that_states_a_thing_before_its_story_or_question_may_tell_it(
+    message: str,
+) -> None:
+    """Chat tells a thing, then its story, its exception or a question about it; a
+    formulaic "don't laugh" or "let me show you" says nothing to the streamer."""
+    assert tells_of_the_viewer(split_sentences(message)[0]) is not None
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["如果我有钱我就买车", "If I had a dog I would walk it", "when I was a kid I had a dog"],
+)
+def test_a_sentence_hypothetical_or_past_from_its_start_tells_nothing(message: str) -> None:
+    assert tells_of_the_viewer(split_sentences(message)[0]) is None
+    assert tells_of_the_viewer(split_sentences("我喜欢你的声音")[0]) is None

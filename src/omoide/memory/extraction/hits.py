@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from omoide.memory.extraction.clauses import Clause, clean_name, clean_object
+from omoide.memory.extraction.clauses import Clause, Sentence, clean_name, clean_object
 from omoide.memory.extraction.patterns import OTHER_PERSON, RULES, SOFTENERS, FactRule
 from omoide.memory.extraction.vocab import (
     DATES,
@@ -30,7 +30,7 @@ from omoide.memory.extraction.vocab import (
     ZH_PETS,
     ZH_STRONG,
 )
-from omoide.memory.facts.text import KINDS, Kind, slot_for
+from omoide.memory.facts.text import KINDS, Kind, object_key, slot_for
 from omoide.memory.pattern_gates import PatternGate, set_bits
 from omoide.memory.patterns import SIGNAL_GROUPS, normalise
 
@@ -128,6 +128,23 @@ def may_state_facts(text: str) -> bool:
 
 def states_something(clause: Clause) -> bool:
     return not clause.is_question and NOT_ABOUT_NOW.search(clause.text) is None
+
+
+MIN_STATED_FIRST = 6
+"""Letters a sentence states before it turns hypothetical or past for it to state something."""
+
+
+def states_first(sentence: Sentence) -> bool:
+    """Whether ``sentence`` states something before any question, hypothetical or past it
+    goes on to ("我恐高特别严重 … 小时候从滑梯上摔下来过", "乳糖不耐症で牛乳飲むとお腹が即終わる
+    アイスも一口なら…", "ゴンザレス、3回目の夏越したんよ、この子長生きすぎん？"): chat tells a
+    thing and then its story, its exception or a question about it. ``If I had a dog`` and
+    ``when I was a kid I had a dog`` state nothing."""
+    if not sentence.clauses or sentence.clauses[0].is_question:
+        return False
+    text = sentence.text
+    turn = NOT_ABOUT_NOW.search(text)
+    return turn is None or len(object_key(text[: turn.start()])) >= MIN_STATED_FIRST
 
 
 def clause_hits(clause: Clause, sentence: str, message: str, *, gated: bool = True) -> list[Hit]:

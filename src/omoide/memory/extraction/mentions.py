@@ -8,7 +8,7 @@ a relative, an allergy or a limit, a job or a school, an event on a coming date,
 talked to, a game one is hooked on. A sentence the rules found nothing in becomes a fact
 here when
 
-* it is a statement (no question, hypothetical or past: ``states_something``), not about
+* it states something before any question, hypothetical or past (``states_first``), not about
   the stream or the character, and not addressed to someone ("you", "너", "あなた", "你");
 * it names one of those things (:data:`_TOLD`, one group of the profile each, tried in
   order: a dated event first, so "我姐下个月结婚" is a plan and "우리 강아지 오늘 수술했어요"
@@ -30,8 +30,8 @@ from __future__ import annotations
 import re
 
 from omoide.domain import TrustState
-from omoide.memory.extraction.clauses import Clause, Sentence
-from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_something
+from omoide.memory.extraction.clauses import Sentence
+from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.extraction.vocab import (
     EN_JOBS,
@@ -216,7 +216,8 @@ _ADDRESSED = re.compile(
 _PREFACE = re.compile(
     r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all|(?:i\s+)?told\s+(?:you|u|ya))\b"
     r"|있잖아(?:요)?|너네|여러분"
-    r"|聞いて(?:よ|ください)?|ねえねえ|みんな|跟你们?说|告诉你们?|你们?知道吗|大家",
+    r"|聞いて(?:よ|ください)?|ねえねえ|みんな|見て見て|들어봐|자랑\s?(?:좀|해도)"
+    r"|跟你们?(?:说|讲)|告诉你们?|你们?知道吗|大家|(?:说出来)?你别笑|给你们?看看?|不瞒你说|你猜|你敢信",
     re.IGNORECASE,
 )
 """A preface telling the audience: what follows is still about the speaker."""
@@ -371,8 +372,7 @@ def tells_of_the_viewer(sentence: Sentence) -> str | None:
     (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
     long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
     text = sentence.text.strip()
-    whole = Clause(text, any(clause.is_question for clause in sentence.clauses))
-    if len(text) > MAX_TOLD_CHARS or not states_something(whole) or not about_the_viewer(text):
+    if len(text) > MAX_TOLD_CHARS or not states_first(sentence) or not about_the_viewer(text):
         return None
     return text
 
