@@ -394,3 +394,8 @@ def test_a_sentence_that_states_a_thing_before_its_story_or_question_may_tell_it
 def test_a_sentence_hypothetical_or_past_from_its_start_tells_nothing(message: str) -> None:
     assert tells_of_the_viewer(split_sentences(message)[0]) is None
     assert tells_of_the_viewer(split_sentences("我喜欢你的声音")[0]) is None
+
+
+def test_a_japanese_place_starting_with_a_chinese_demonstrative_is_no_this_or_that() -> None:
+    assert tells_of_the_viewer(split_sentences("那覇のアパート、窓開けたらヤモリいた")[0])
+    assert tells_of_the_viewer(split_sentences("那首歌我超喜欢")[0]) is None

@@ -330,3 +330,18 @@ def test_any_text_gives_well_formed_facts(message: str) -> None:
     for fact in find_facts(message):
         assert fact.text.strip() and len(fact.text) <= 240
         assert all(term.strip() for term in fact.terms)
+
+
+@pytest.mark.parametrize(
+    ("message", "setup"),
+    [
+        ("왕관앵무 코코 6살인데 아침마다 내 이름 부름", "왕관앵무 코코"),
+        ("대학 국악 동아리에서 해금 하는데 11월에 정기공연 있어", "해금"),
+    ],
+)
+def test_a_korean_clause_that_sets_up_the_fact_is_part_of_it(message: str, setup: str) -> None:
+    """ "X인데 / X하는데" gives the background of what follows: the very thing it is about."""
+    (fact,) = find_facts(message)
+    assert setup in fact.text
+    (own,) = find_facts("동생이 학교 가는데 나는 매일 운동해")
+    assert "동생" not in own.text

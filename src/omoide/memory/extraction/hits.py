@@ -44,7 +44,7 @@ ABOUT_THE_STREAM = re.compile(
     r"|^(?:이|그|저|이번|방금|지금)\s|방송|브금|목소리|웃음소리|(?<![머버모부형누생장수])(?:님|쨩|짱)(?:의|\s)"
     r"|^(?:この|その|あの|今の|今日の|さっきの)|配信|BGM|笑い声|歌声"
     r"|(?<![いあえうじば爺婆兄姉母父叔伯])(?:ちゃん|さん|くん|様|たん)の"
-    r"|^(?:这|那|今天的|刚才的)|直播|主播|你的|笑声",
+    r"|^(?:这|那|今天的|刚才的)(?!.*[\u3040-\u30ff])|直播|主播|你的|笑声",  # Chinese: no kana
     re.IGNORECASE,
 )
 """A (dis)like of the stream, its music, the character or "this": not about the viewer.

@@ -74,6 +74,8 @@ _CUT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
+_BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아서|해서)\s*$")
+"""A Korean clause that sets up what follows (background, reason): "…6살인데", "…하는데"."""
 
 _UNTOLD_AS_WORK = frozenset({"plan", "allergy", "diet", "pet", "home", "hometown", "school"})
 """Slots a change of work told in the same words does not take over (a plan to start a job
@@ -104,6 +106,22 @@ def _one_fact(found: Sequence[Found]) -> bool:
     """Whether a sentence's hits state one thing (one slot, soft kinds aside)."""
     hard = {hit.slot for _i, hit in found if hit.kind.key not in _SOFT_KINDS}
     return len(hard) <= 1 and len({hit.slot for _i, hit in found}) <= max(1, len(found))
+
+
+def _with_background(sentence: Sentence, first: int) -> int:
+    """Where a fact starting in clause ``first`` starts once the clauses that set it up are
+    taken with it: statements of the viewer ending in a background connective ("왕관앵무
+    코코 6살인데 / 아침마다 내 이름 부름", "국악 동아리에서 해금 하는데 / 11월에 정기공연
+    있어"), which name the very thing the fact is about."""
+    clauses = sentence.clauses
+    while first > 0:
+        before = clauses[first - 1]
+        if not _BACKGROUND_END.search(before.text) or not states_something(before):
+            break
+        if OTHER_PERSON.search(before.text) or _CUT_BEFORE.search(before.text):
+            break
+        first -= 1
+    return first
 
 
 def _span_end(sentence: Sentence, first: int) -> int:
@@ -152,7 +170,7 @@ def _sentence_facts(sentence: Sentence, message: str, *, gated: bool) -> list[Fa
     if _one_fact(found):
         hard = [f for f in found if f[1].kind.key not in _SOFT_KINDS] or found
         _first, hit = hard[0]
-        start = min(index for index, _hit in found)
+        start = _with_background(sentence, min(index for index, _hit in found))
         terms = tuple(dict.fromkeys(term for _i, h in found if h is hit for term in h.terms))
         candidate = _candidate(hit, _text(sentence, start, whole=True), terms)
         return [candidate] if candidate is not None else []
