@@ -11,9 +11,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from omoide.domain import Fact, FactCategory, Scope
+from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.memory.extraction.clauses import split_sentences
-from omoide.memory.extraction.mentions import says_misspoke, tells_of_the_viewer
+from omoide.memory.extraction.mentions import about_work, says_misspoke, tells_of_the_viewer
 from omoide.memory.extraction.rules import decide, find_facts
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
@@ -399,3 +399,16 @@ def test_a_sentence_hypothetical_or_past_from_its_start_tells_nothing(message: s
 def test_a_japanese_place_starting_with_a_chinese_demonstrative_is_no_this_or_that() -> None:
     assert tells_of_the_viewer(split_sentences("那覇のアパート、窓開けたらヤモリいた")[0])
     assert tells_of_the_viewer(split_sentences("那首歌我超喜欢")[0]) is None
+
+
+def test_starting_a_class_or_renting_a_flat_is_no_change_of_work() -> None:
+    """ "アパート" holds no part-time job, and a class started ("三線教室通い始めた") with a
+    teacher in it is no new job: neither replaces what the viewer does for a living."""
+    job = _fact("job", find_facts("在宅でWebデザイナーやってます")[0])
+    said = FactCandidate(
+        "那覇のアパート、窓開けたらヤモリいた", FactCategory.PERSONAL, 0.6, 0.5, TrustState.STATED
+    )
+    flat = _fact("flat", said)
+    decisions = decide(find_facts("三線教室通い始めた、先生80歳で超元気"), [job, flat])
+    assert all(d.action == "add" for d in decisions)
+    assert about_work("スーパーでパートしてる")
