@@ -115,3 +115,16 @@ def test_lexicon_finds_what_a_look_at_every_character_finds_in_any_mix(
     for _kind, (lexicon, _pattern) in _TOLD:
         if lexicon is not None:
             assert lexicon.locate(text) == plain_locate(lexicon, text)
+
+
+CUE_PIECES = sorted(
+    {word for cues in _CUES.values() for cue in cues[1:] for word in cue.split("|")}
+    | {" ", "약 먹", "이번 주", "a", "猫", "가"}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CUE_PIECES), max_size=6))
+def test_cued_facets_match_the_plain_alternations_in_any_mix(pieces: list[str]) -> None:
+    text = "".join(pieces).replace("\\s?", "")
+    assert cued_facets(text) == plain_cued_facets(text)

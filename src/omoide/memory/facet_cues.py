@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from omoide.memory.facets import Facet
+from omoide.memory.lexicon import trie_pattern
 
 _CUES: dict[Facet, tuple[str, ...]] = {
     Facet.HEALTH: (
@@ -90,9 +91,26 @@ _LATIN_CUES: dict[Facet, re.Pattern[str]] = {
     facet: re.compile(cues[0], re.IGNORECASE) for facet, cues in _CUES.items()
 }
 """The English cues: every alternative starts with an ASCII letter."""
-_OTHER_CUES: dict[Facet, re.Pattern[str]] = {
-    facet: re.compile("|".join(f"(?:{cue})" for cue in cues[1:]), re.IGNORECASE)
-    for facet, cues in _CUES.items()
+_PLAIN_WORD = re.compile(r"[^.^$*+?{}\[\]\\|()]+")
+"""An alternative with no regular expression syntax: a word to put in a trie."""
+
+
+def _other_cues(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The Korean, Japanese and Chinese cues of one group as patterns one of which finds
+    what their alternation finds: the plain words as a trie (``re`` tries each alternative
+    of a long alternation at every place a first character matches; a trie compares
+    each character once), the others (``약\\s?먹``) as an alternation of their own."""
+    alternatives = [alternative for cue in cues for alternative in cue.split("|")]
+    words = [word for word in alternatives if _PLAIN_WORD.fullmatch(word)]
+    others = [pattern for pattern in alternatives if not _PLAIN_WORD.fullmatch(pattern)]
+    patterns = [trie_pattern(words)] if words else []
+    if others:
+        patterns.append("|".join(f"(?:{pattern})" for pattern in others))
+    return tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns)
+
+
+_OTHER_CUES: dict[Facet, tuple[re.Pattern[str], ...]] = {
+    facet: _other_cues(cues[1:]) for facet, cues in _CUES.items()
 }
 _LATIN_LETTER = re.compile(r"[a-z]", re.IGNORECASE)
 """What an ASCII letter matches without case: the 52 letters and the four non-ASCII ones
@@ -107,5 +125,6 @@ def cued_facets(message: str) -> frozenset[Facet]:
     return frozenset(
         facet
         for facet in _CUES
-        if (latin and _LATIN_CUES[facet].search(folded)) or _OTHER_CUES[facet].search(folded)
+        if (latin and _LATIN_CUES[facet].search(folded))
+        or any(pattern.search(folded) for pattern in _OTHER_CUES[facet])
     )

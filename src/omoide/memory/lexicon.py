@@ -58,7 +58,7 @@ class Lexicon:
         for group in starting.values():
             group.sort(key=len, reverse=True)
         self._starting = starting
-        self._starts = re.compile(_trie_pattern(self)) if starting else None
+        self._starts = re.compile(trie_pattern(self)) if starting else None
         """Where a word starts: places where none does are skipped by ``re``, not looked at
         in Python. Searched from each place on (not ``finditer``, whose matches do not
         overlap) and not wrapped in a lookahead (which ``re`` tries at every place)."""
@@ -109,7 +109,7 @@ _END = ""
 """The trie key marking that a word ends at its node (no word holds an empty character)."""
 
 
-def _trie_pattern(words: Iterable[str]) -> str:
+def trie_pattern(words: Iterable[str]) -> str:
     """A regular expression matching the start of any of ``words`` (non-empty): their
     trie as nested alternations, cut at the shortest word of each branch (a longer one
     starting the same way adds no place)."""
