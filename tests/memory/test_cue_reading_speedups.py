@@ -117,9 +117,46 @@ def test_lexicon_finds_what_a_look_at_every_character_finds_in_any_mix(
             assert lexicon.locate(text) == plain_locate(lexicon, text)
 
 
+ENGLISH_PIECES = [
+    "eat",
+    "eating",
+    "eats",
+    "cat",
+    "cats",
+    "kitty",
+    "walk",
+    "walking",
+    "every",
+    "day",
+    "everyday",
+    "order",
+    "ordering",
+    "in",
+    "run",
+    "running",
+    "runner",
+    "hobby",
+    "hobbies",
+    "favourite",
+    "favorite",
+    "okay?",
+    "date",
+    "night",
+    "dates",
+    "ex",
+    "exes",
+    "bar",
+    "bars",
+    "home",
+    "homework",
+    "KİTTEN",
+    "ſleep",
+    "s",
+    "a",
+]
 CUE_PIECES = sorted(
     {word for cues in _CUES.values() for cue in cues[1:] for word in cue.split("|")}
-    | {" ", "약 먹", "이번 주", "a", "猫", "가"}
+    | {" ", ",", "약 먹", "이번 주", "猫", "가", *ENGLISH_PIECES}
 )
 
 

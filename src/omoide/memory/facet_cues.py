@@ -87,12 +87,47 @@ _CUES: dict[Facet, tuple[str, ...]] = {
     ),
 }
 
-_LATIN_CUES: dict[Facet, re.Pattern[str]] = {
-    facet: re.compile(cues[0], re.IGNORECASE) for facet, cues in _CUES.items()
-}
-"""The English cues: every alternative starts with an ASCII letter."""
 _PLAIN_WORD = re.compile(r"[^.^$*+?{}\[\]\\|()]+")
 """An alternative with no regular expression syntax: a word to put in a trie."""
+_WORD_BOUNDED = re.compile(r"\\b\((.*)\)\\b")
+"""An English cue's shape: ``\\b(`` alternatives ``)\\b``."""
+
+
+def _top_level(alternation: str) -> list[str]:
+    """The alternatives of ``alternation`` (a ``|`` inside a group stays in its group)."""
+    parts, current, depth, escaped = [], "", 0, False
+    for character in alternation:
+        if not escaped and depth == 0 and character == "|":
+            parts.append(current)
+            current = ""
+            continue
+        current += character
+        if not escaped:
+            depth += {"(": 1, ")": -1}.get(character, 0)
+        escaped = not escaped and character == "\\"
+    return [*parts, current]
+
+
+def _words_and_others(alternatives: list[str]) -> tuple[list[str], list[str]]:
+    """The plain words among ``alternatives`` (no regular expression syntax), and the rest."""
+    words = [word for word in alternatives if _PLAIN_WORD.fullmatch(word)]
+    return words, [pattern for pattern in alternatives if not _PLAIN_WORD.fullmatch(pattern)]
+
+
+def _latin_cues(cue: str) -> re.Pattern[str]:
+    shape = _WORD_BOUNDED.fullmatch(cue)
+    if shape is None:
+        return re.compile(cue, re.IGNORECASE)
+    words, others = _words_and_others(_top_level(shape.group(1)))
+    trie = [trie_pattern(words, whole=True)] if words else []
+    body = "|".join([*trie, *(f"(?:{other})" for other in others)])
+    return re.compile(rf"\b(?:{body})\b", re.IGNORECASE)
+
+
+_LATIN_CUES: dict[Facet, re.Pattern[str]] = {
+    facet: _latin_cues(cues[0]) for facet, cues in _CUES.items()
+}
+"""The English cues: every alternative starts with an ASCII letter."""
 
 
 def _other_cues(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
@@ -100,9 +135,7 @@ def _other_cues(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     what their alternation finds: the plain words as a trie (``re`` tries each alternative
     of a long alternation at every place a first character matches; a trie compares
     each character once), the others (``약\\s?먹``) as an alternation of their own."""
-    alternatives = [alternative for cue in cues for alternative in cue.split("|")]
-    words = [word for word in alternatives if _PLAIN_WORD.fullmatch(word)]
-    others = [pattern for pattern in alternatives if not _PLAIN_WORD.fullmatch(pattern)]
+    words, others = _words_and_others([part for cue in cues for part in cue.split("|")])
     patterns = [trie_pattern(words)] if words else []
     if others:
         patterns.append("|".join(f"(?:{pattern})" for pattern in others))

@@ -109,15 +109,17 @@ _END = ""
 """The trie key marking that a word ends at its node (no word holds an empty character)."""
 
 
-def trie_pattern(words: Iterable[str]) -> str:
-    """A regular expression matching the start of any of ``words`` (non-empty): their
-    trie as nested alternations, cut at the shortest word of each branch (a longer one
-    starting the same way adds no place)."""
+def trie_pattern(words: Iterable[str], *, whole: bool = False) -> str:
+    """A regular expression matching any of ``words`` (non-empty) as their trie, nested
+    alternations that compare each character once. By default it matches where one of
+    them starts (each branch cut at its shortest word: a longer one starting the same way
+    adds no place); ``whole`` keeps every word, for a pattern that goes on after it
+    (``\\b``): backtracking then tries the longest first, then the shorter ones."""
     trie: _Trie = {}
     for word in sorted(set(words), key=len):
         node = trie
         for character in word:
-            if _END in node:
+            if _END in node and not whole:
                 break
             node = node.setdefault(character, {})
         else:
@@ -126,10 +128,14 @@ def trie_pattern(words: Iterable[str]) -> str:
 
 
 def _branches(node: _Trie) -> str:
-    if _END in node:
+    children = {key: child for key, child in node.items() if key != _END}
+    if not children:
         return ""
-    parts = [re.escape(key) + _branches(child) for key, child in sorted(node.items())]
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    parts = [re.escape(key) + _branches(child) for key, child in sorted(children.items())]
+    joined = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+    if _END not in node:
+        return joined
+    return (joined if len(parts) > 1 else f"(?:{joined})") + "?"
 
 
 def alternatives(*alternations: str) -> list[str]:
