@@ -16,7 +16,6 @@ from functools import lru_cache
 from typing import Protocol, TypeVar
 
 import anyio
-from anyio.abc import TaskGroup
 
 from omoide.clock import Clock
 from omoide.domain import Episode, Fact, Scope, Vector, as_utc
@@ -304,18 +303,15 @@ class Recaller:
         async def read(reads: ReplyReads) -> None:
             parts.append(await self._store.read_for_reply(scope, reads))
 
-        async def by_meaning(group: TaskGroup) -> None:
+        async def by_meaning() -> None:
             vector: Vector = await self._embedder.embed_query(query)
-            # episodes and facts apart: the keyword read is usually done by now (it ran
-            # while the query was embedded), so both searches run at once
-            group.start_soon(read, replace(limits, vector=vector, fact_limit=0))
-            await read(replace(limits, vector=vector, episode_limit=0))
+            await read(replace(limits, vector=vector))
 
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(read, besides)
                 if searched:
-                    group.start_soon(by_meaning, group)
+                    group.start_soon(by_meaning)
         except ExceptionGroup as failures:
             raise first_omoide_error(failures) from failures
         return joined(parts, with_profile)
