@@ -55,11 +55,13 @@ def sanitise_memory_text(text: str) -> str:
     """``text`` on one line, with no way to close a block or pose as another speaker."""
     cleaned = unicodedata.normalize("NFKC", text)
     cleaned = _LINE_BREAKS.sub(" ", cleaned)
-    cleaned = "".join(
-        character
-        for character in cleaned
-        if character in KEPT_FORMAT or unicodedata.category(character) not in _REMOVED_CATEGORIES
-    )
+    if not cleaned.isprintable():  # printable text holds no character of those categories
+        cleaned = "".join(
+            character
+            for character in cleaned
+            if character in KEPT_FORMAT
+            or unicodedata.category(character) not in _REMOVED_CATEGORIES
+        )
     cleaned = _TEMPLATE_TOKENS.sub(" ", cleaned)
     cleaned = _EMOTION_TAG.sub(lambda match: f"({match.group(1).strip()})", cleaned)
     cleaned = cleaned.replace("<", "‹").replace(">", "›")

@@ -97,6 +97,8 @@ _CJK: Final = _compiled(
 def _visible(text: str) -> str:
     """NFKC, case folded, without control and invisible format characters."""
     folded = unicodedata.normalize("NFKC", text).casefold()
+    if folded.isprintable():  # printable text holds no control or format character
+        return folded
     return "".join(
         character for character in folded if unicodedata.category(character) not in ("Cc", "Cf")
     )

@@ -1,8 +1,8 @@
 """The fast cue readers answer exactly what the plain readings they replaced answer.
 
 ``cued_facets`` skips the English alternations on a text without a letter ``re`` folds to
-ASCII, and :class:`~omoide.memory.lexicon.Lexicon` jumps to the characters its words start
-with; both were the reply path's costliest reading of remembered text. The references
+ASCII, and :class:`~omoide.memory.lexicon.Lexicon` jumps to the places where one of its
+words starts; both were the reply path's costliest reading of remembered text. The references
 here are the plain forms: one alternation per group over the whole text, and a look at
 every character.
 """
@@ -13,6 +13,8 @@ import re
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from omoide.memory.extraction.mentions import _TOLD
 from omoide.memory.facet_cues import _CUES, cued_facets
@@ -87,3 +89,79 @@ def test_lexicon_with_special_characters_and_no_words() -> None:
     assert lexicon.locate("우리 고양이가") == (3, "고양이")
     assert lexicon.locate("nothing") is None
     assert Lexicon([]).locate("anything") is None
+
+
+def test_lexicon_looks_past_a_place_where_only_a_longer_word_is_bounded() -> None:
+    # "아이" starts "아이돌" (no child) and "돌" follows a syllable: the search goes on to
+    # the next place a word starts
+    lexicon = Lexicon(["아이", "아이돌", "돌", "cat", "cats"])
+    assert lexicon.locate("아이돌이 좋아 우리 아이가") == (0, "아이돌")
+    assert Lexicon(["아이", "돌"]).locate("아이돌이 좋아 우리 아이가") == (11, "아이")
+    assert lexicon.locate("scats, cats") == (7, "cats")
+
+
+LEXICON_PIECES = sorted(
+    {piece for _kind, (words, _p) in _TOLD if words is not None for piece in words}
+    | {" ", ",", "가", "이", "돌", "a", "s", "的", "ー"}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LEXICON_PIECES), max_size=8))
+def test_lexicon_finds_what_a_look_at_every_character_finds_in_any_mix(
+    pieces: list[str],
+) -> None:
+    text = "".join(pieces)
+    for _kind, (lexicon, _pattern) in _TOLD:
+        if lexicon is not None:
+            assert lexicon.locate(text) == plain_locate(lexicon, text)
+
+
+ENGLISH_PIECES = [
+    "eat",
+    "eating",
+    "eats",
+    "cat",
+    "cats",
+    "kitty",
+    "walk",
+    "walking",
+    "every",
+    "day",
+    "everyday",
+    "order",
+    "ordering",
+    "in",
+    "run",
+    "running",
+    "runner",
+    "hobby",
+    "hobbies",
+    "favourite",
+    "favorite",
+    "okay?",
+    "date",
+    "night",
+    "dates",
+    "ex",
+    "exes",
+    "bar",
+    "bars",
+    "home",
+    "homework",
+    "KİTTEN",
+    "ſleep",
+    "s",
+    "a",
+]
+CUE_PIECES = sorted(
+    {word for cues in _CUES.values() for cue in cues[1:] for word in cue.split("|")}
+    | {" ", ",", "약 먹", "이번 주", "猫", "가", *ENGLISH_PIECES}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CUE_PIECES), max_size=6))
+def test_cued_facets_match_the_plain_alternations_in_any_mix(pieces: list[str]) -> None:
+    text = "".join(pieces).replace("\\s?", "")
+    assert cued_facets(text) == plain_cued_facets(text)

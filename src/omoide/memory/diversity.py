@@ -10,6 +10,7 @@ and Chinese compare by character bigrams). The best-ranked episode of each group
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,11 +49,16 @@ def said(episode: Episode) -> str:
     return episode.user_message if episode.user_message.strip() else episode.bot_message
 
 
+_NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]")
+"""A character ``str.isalnum`` refuses: its complement is exactly ``isalnum`` (checked on
+every code point by a test), so ``re`` removes them instead of a look at each character."""
+
+
 def comparable(text: str) -> str:
     """``text`` folded to its letters and digits (NFKC, case-folded): what two sayings
     of the same words have in common."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(character for character in folded if character.isalnum())
+    return _NOT_LETTER_OR_DIGIT.sub("", folded)
 
 
 SAYINGS_CACHED = 8192
@@ -68,14 +74,15 @@ def _saying(text: str) -> tuple[str, frozenset[str]]:
 def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
     if not first or not second:
         return 0.0
-    return len(first & second) / len(first | second)
+    shared = len(first & second)
+    return shared / (len(first) + len(second) - shared)  # the union's size, not built
 
 
 def _alike(first: frozenset[str], second: frozenset[str], similarity: float) -> bool:
     """Whether the two term sets overlap by at least ``similarity`` (Jaccard). The overlap
     is at most the smaller set's size over the larger's: sets of very different sizes are
     told apart without intersecting them."""
-    shorter, longer = sorted((len(first), len(second)))
+    shorter, longer = min(len(first), len(second)), max(len(first), len(second))
     if shorter and shorter / longer < similarity:  # the overlap is at most this ratio
         return False
     return _overlap(first, second) >= similarity

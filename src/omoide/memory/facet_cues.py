@@ -13,6 +13,7 @@ import re
 import unicodedata
 
 from omoide.memory.facets import Facet
+from omoide.memory.lexicon import trie_pattern
 
 _CUES: dict[Facet, tuple[str, ...]] = {
     Facet.HEALTH: (
@@ -86,13 +87,63 @@ _CUES: dict[Facet, tuple[str, ...]] = {
     ),
 }
 
+_PLAIN_WORD = re.compile(r"[^.^$*+?{}\[\]\\|()]+")
+"""An alternative with no regular expression syntax: a word to put in a trie."""
+_WORD_BOUNDED = re.compile(r"\\b\((.*)\)\\b")
+"""An English cue's shape: ``\\b(`` alternatives ``)\\b``."""
+
+
+def _top_level(alternation: str) -> list[str]:
+    """The alternatives of ``alternation`` (a ``|`` inside a group stays in its group)."""
+    parts, current, depth, escaped = [], "", 0, False
+    for character in alternation:
+        if not escaped and depth == 0 and character == "|":
+            parts.append(current)
+            current = ""
+            continue
+        current += character
+        if not escaped:
+            depth += {"(": 1, ")": -1}.get(character, 0)
+        escaped = not escaped and character == "\\"
+    return [*parts, current]
+
+
+def _words_and_others(alternatives: list[str]) -> tuple[list[str], list[str]]:
+    """The plain words among ``alternatives`` (no regular expression syntax), and the rest."""
+    words = [word for word in alternatives if _PLAIN_WORD.fullmatch(word)]
+    return words, [pattern for pattern in alternatives if not _PLAIN_WORD.fullmatch(pattern)]
+
+
+def _latin_cues(cue: str) -> re.Pattern[str]:
+    shape = _WORD_BOUNDED.fullmatch(cue)
+    if shape is None:
+        return re.compile(cue, re.IGNORECASE)
+    words, others = _words_and_others(_top_level(shape.group(1)))
+    trie = [trie_pattern(words, whole=True)] if words else []
+    body = "|".join([*trie, *(f"(?:{other})" for other in others)])
+    return re.compile(rf"\b(?:{body})\b", re.IGNORECASE)
+
+
 _LATIN_CUES: dict[Facet, re.Pattern[str]] = {
-    facet: re.compile(cues[0], re.IGNORECASE) for facet, cues in _CUES.items()
+    facet: _latin_cues(cues[0]) for facet, cues in _CUES.items()
 }
 """The English cues: every alternative starts with an ASCII letter."""
-_OTHER_CUES: dict[Facet, re.Pattern[str]] = {
-    facet: re.compile("|".join(f"(?:{cue})" for cue in cues[1:]), re.IGNORECASE)
-    for facet, cues in _CUES.items()
+
+
+def _other_cues(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The Korean, Japanese and Chinese cues of one group as patterns one of which finds
+    what their alternation finds: the plain words as a trie (``re`` tries each alternative
+    of a long alternation at every place a first character matches; a trie compares
+    each character once), the others (``약\\s?먹``) as an alternation of their own."""
+    words, others = _words_and_others([part for cue in cues for part in cue.split("|")])
+    patterns = [trie_pattern(words)] if words else []
+    if others:
+        patterns.append("|".join(f"(?:{pattern})" for pattern in others))
+    return tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns)
+
+
+_OTHER_CUES: dict[Facet, tuple[re.Pattern[str], ...]] = {
+    facet: _other_cues(cues[1:]) for facet, cues in _CUES.items()
 }
 _LATIN_LETTER = re.compile(r"[a-z]", re.IGNORECASE)
 """What an ASCII letter matches without case: the 52 letters and the four non-ASCII ones
@@ -107,5 +158,6 @@ def cued_facets(message: str) -> frozenset[Facet]:
     return frozenset(
         facet
         for facet in _CUES
-        if (latin and _LATIN_CUES[facet].search(folded)) or _OTHER_CUES[facet].search(folded)
+        if (latin and _LATIN_CUES[facet].search(folded))
+        or any(pattern.search(folded) for pattern in _OTHER_CUES[facet])
     )

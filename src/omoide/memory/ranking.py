@@ -51,8 +51,12 @@ def _check_weight(value: float, *, name: str) -> float:
     return float(value)
 
 
+def _is_finite_number(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
 def _check_finite(value: float, *, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if not _is_finite_number(value):
         raise InvalidInput(f"{name} must be a finite number (got {value!r})")
     return float(value)
 
@@ -152,9 +156,10 @@ def fuse_relevance(
     """
     for scores, name in ((vector_scores, "vector score"), (keyword_scores, "keyword score")):
         for item_id, score in scores.items():
-            _check_finite(score, name=f"{name} of {item_id!r}")
+            if not _is_finite_number(score):  # the message is built only for a bad score
+                _check_finite(score, name=f"{name} of {item_id!r}")
     fused: dict[str, Relevance] = {}
-    for item_id in sorted({*vector_scores, *keyword_scores}):
+    for item_id in {*vector_scores, *keyword_scores}:  # ordered below, ties by id
         cosine, bm25 = vector_scores.get(item_id), keyword_scores.get(item_id)
         by_meaning = 0.0 if cosine is None else scale.of_cosine(cosine)
         by_words = 0.0 if bm25 is None else scale.of_keywords(bm25, query_terms)

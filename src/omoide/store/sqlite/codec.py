@@ -47,6 +47,8 @@ def encode_metadata(metadata: Mapping[str, object]) -> str:
 
 
 def decode_metadata(text: str) -> dict[str, MetadataValue]:
+    if text == "{}":  # most records carry none: a new empty dict, as json.loads gives
+        return {}
     decoded: dict[str, MetadataValue] = json.loads(text)
     return decoded
 
@@ -59,6 +61,8 @@ def encode_strings(values: Sequence[str], *, name: str) -> str:
 
 
 def decode_strings(text: str) -> tuple[str, ...]:
+    if text == "[]":  # no topics, terms or sources: most rows, decoded on every search
+        return ()
     return tuple(json.loads(text))
 
 
