@@ -36,15 +36,15 @@ TOLD = (
 MESSAGE = "요즘도 롤 게임 해?"
 
 
-def settings(data_dir: Path) -> Settings:
-    return Settings(data_dir=data_dir, embedder="hashing")
+def settings(data_dir: Path, embedder: str = "hashing") -> Settings:
+    return Settings(data_dir=data_dir, embedder=embedder)
 
 
-def write_store(data_dir: Path) -> None:
+def write_store(data_dir: Path, embedder: str = "hashing") -> None:
     """Exchanges with emotions, the facts they told, and a fact added by hand."""
 
     async def main() -> None:
-        built = await build(settings(data_dir), clock=FixedClock(NOW))
+        built = await build(settings(data_dir, embedder), clock=FixedClock(NOW))
         try:
             for days, (text, emotion) in enumerate(TOLD):
                 moment = NOW - timedelta(days=10 - days)
@@ -61,11 +61,13 @@ def write_store(data_dir: Path) -> None:
     anyio.run(main)
 
 
-def full_build_answer(data_dir: Path, message: str, budget: int | None = None) -> str:
+def full_build_answer(
+    data_dir: Path, message: str, budget: int | None = None, embedder: str = "hashing"
+) -> str:
     """The full build's section for ``message``, as ``omoide context --json`` prints it."""
 
     async def main() -> dict[str, Any]:
-        built = await build(settings(data_dir))
+        built = await build(settings(data_dir, embedder))
         try:
             recollection = await built.memory.retrieve_context(
                 SCOPE, message, now=NOW, token_budget=budget
@@ -77,8 +79,8 @@ def full_build_answer(data_dir: Path, message: str, budget: int | None = None) -
     return json.dumps(anyio.run(main), ensure_ascii=False, indent=2) + "\n"
 
 
-def printed(data_dir: Path, *arguments: str) -> str:
-    memory = ["--data-dir", str(data_dir), "--embedder", "hashing", "-u", "minjun"]
+def printed(data_dir: Path, *arguments: str, embedder: str = "hashing") -> str:
+    memory = ["--data-dir", str(data_dir), "--embedder", embedder, "-u", "minjun"]
     result = runner.invoke(app, [*arguments, *memory])
     assert result.exit_code == 0, result.output
     return result.output
@@ -111,6 +113,22 @@ def reinforcement(data_dir: Path, ids: set[str]) -> dict[str, tuple[int, str | N
     kept = {fact["fact_id"]: fact for fact in exported["facts"]}
     kept |= {episode["episode_id"]: episode for episode in exported["episodes"]}
     return {key: (kept[key]["recall_count"], kept[key]["last_recalled_at"]) for key in ids}
+
+
+def test_on_a_store_of_the_default_model_too(tmp_path: Path) -> None:
+    """USE loads from the model cache on the read path, and embeds the message through
+    the query cache in the full build: the same vectors, the same section."""
+    original = tmp_path / "original"
+    write_store(original, "use")
+    full, light = tmp_path / "full", tmp_path / "light"
+    shutil.copytree(original, full)
+    shutil.copytree(original, light)
+
+    expected = full_build_answer(full, MESSAGE, embedder="use")
+    answer = printed(light, "context", MESSAGE, "--now", NOW.isoformat(), "--json", embedder="use")
+
+    assert json.loads(answer)["fact_ids"]
+    assert answer == expected
 
 
 def test_the_text_and_a_budget_read_as_in_the_full_build(tmp_path: Path) -> None:
