@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from omoide.api.views import ContextOut
 from omoide.cli import app
 from omoide.clock import FixedClock
-from omoide.config import Settings
+from omoide.config import EmbedderName, Settings
 from omoide.domain import FactCategory, Scope, TurnState
 from omoide.wiring import build
 
@@ -36,11 +36,11 @@ TOLD = (
 MESSAGE = "요즘도 롤 게임 해?"
 
 
-def settings(data_dir: Path, embedder: str = "hashing") -> Settings:
+def settings(data_dir: Path, embedder: EmbedderName = "hashing") -> Settings:
     return Settings(data_dir=data_dir, embedder=embedder)
 
 
-def write_store(data_dir: Path, embedder: str = "hashing") -> None:
+def write_store(data_dir: Path, embedder: EmbedderName = "hashing") -> None:
     """Exchanges with emotions, the facts they told, and a fact added by hand."""
 
     async def main() -> None:
@@ -62,7 +62,7 @@ def write_store(data_dir: Path, embedder: str = "hashing") -> None:
 
 
 def full_build_answer(
-    data_dir: Path, message: str, budget: int | None = None, embedder: str = "hashing"
+    data_dir: Path, message: str, budget: int | None = None, embedder: EmbedderName = "hashing"
 ) -> str:
     """The full build's section for ``message``, as ``omoide context --json`` prints it."""
 
@@ -79,7 +79,7 @@ def full_build_answer(
     return json.dumps(anyio.run(main), ensure_ascii=False, indent=2) + "\n"
 
 
-def printed(data_dir: Path, *arguments: str, embedder: str = "hashing") -> str:
+def printed(data_dir: Path, *arguments: str, embedder: EmbedderName = "hashing") -> str:
     memory = ["--data-dir", str(data_dir), "--embedder", embedder, "-u", "minjun"]
     result = runner.invoke(app, [*arguments, *memory])
     assert result.exit_code == 0, result.output
