@@ -6,9 +6,10 @@ the interpreter alone (``python -c pass``), measured in the same run, so a loade
 shows as such; also the median CPU seconds of each run and the load average at the
 start. Targets (issue 17): ``--help`` and usage errors under 0.3 s, read commands on an
 existing store under 1 s. The store is made first with the default settings (the
-default embedder), so reads show whether they load the model; search must (it embeds the
-query), so it is also timed on a second store written with the hashing embedder, which
-loads nothing: the difference is the default model's load and first encode. The model
+default embedder), so reads show whether they load the model; search and context must
+(they embed the message; context also loads the token counter), so search is also timed
+on a second store written with the hashing embedder, which loads nothing: the difference
+is the default model's load and first encode. The model
 loads from the user's model cache (``OMOIDE_CACHE_DIR``, ``omoide.embed.use_cache``), made
 by the first write if it was not there yet, as on a user's machine.
 """
@@ -72,6 +73,7 @@ def cases(data_dir: Path, hashing_dir: Path) -> list[Case]:
         Case("read: decay preview", ("decay", "--dry-run", *store), READ),
         Case("search (embeds the query)", ("search", "롤", "-u", "minjun", *store), READ),
         Case("search, hashing store", ("search", "롤", "-u", "minjun", *hashing), READ),
+        Case("context (a reply's section)", ("context", "롤 해?", "-u", "minjun", *store), READ),
     ]
 
 

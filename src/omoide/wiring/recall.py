@@ -1,24 +1,29 @@
 """The recall half of the memory pipeline: what finding memories for a message needs.
 
-The full build (:mod:`.memory`) and the read path's search (:mod:`.reader`) both build
-their :class:`~omoide.memory.recall.Recaller` here, from the same settings, so a search
-ranks alike on both; this module loads none of the write path (extraction, facts,
-importance scoring).
+The full build (:mod:`.memory`) and the read path's search and reply section
+(:mod:`.reader`) both build their :class:`~omoide.memory.recall.Recaller` here, from the
+same settings, so a search ranks and a section reads alike on both; this module loads none
+of the write path (extraction, facts, importance scoring).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from omoide.clock import Clock
 from omoide.config import Settings
+from omoide.domain import Scope, as_utc
 from omoide.embed.base import Embedder
 from omoide.memory.addressing import CharacterNames
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
+from omoide.memory.context import MemoryContext
+from omoide.memory.importance import is_low_signal
 from omoide.memory.neighbours import NeighbourConfig
 from omoide.memory.ranking import RankingWeights
-from omoide.memory.recall import MemorySearch, Recaller
+from omoide.memory.recall import MemorySearch, Recaller, Recollection, bounded_query
 from omoide.memory.relevance import cached_relevance_floor
-from omoide.memory.tokens import TokenCounter
+from omoide.memory.tokens import ApproximateTokenCounter, TokenCounter
 from omoide.wiring.reader import decay_policy, profile_config
 
 
@@ -69,3 +74,47 @@ async def build_recaller(
         floors=floors,
         names=names,
     )
+
+
+class RecallOnly:
+    """:meth:`~omoide.memory.manager.MemoryManager.retrieve_context` over the recaller
+    alone (the read path's reply section): the same call, without the write path."""
+
+    def __init__(self, recaller: Recaller) -> None:
+        self._recaller = recaller
+
+    async def retrieve_context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime | None = None,
+        token_budget: int | None = None,
+    ) -> Recollection:
+        return await self._recaller.recall(scope, query, now=now, token_budget=token_budget)
+
+
+class NothingToRecall:
+    """What :meth:`Recaller.recall` answers over an empty store (an empty section, the
+    message searched unless it is slight), without creating the store or embedding."""
+
+    def __init__(self, clock: Clock, token_budget: int) -> None:
+        self._clock = clock
+        self._token_budget = token_budget
+
+    async def retrieve_context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        now: datetime | None = None,
+        token_budget: int | None = None,
+    ) -> Recollection:
+        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        budget = self._token_budget if token_budget is None else token_budget
+        context = MemoryContext()
+        rendered = context.render(
+            budget_tokens=budget, counter=ApproximateTokenCounter(), now=moment
+        )  # nothing to render: no count is asked, only the budget checked
+        searched = not is_low_signal(bounded_query(query))
+        return Recollection(scope, query, moment, context, rendered, searched)
