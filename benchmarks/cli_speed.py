@@ -74,6 +74,11 @@ def cases(data_dir: Path, hashing_dir: Path) -> list[Case]:
         Case("search (embeds the query)", ("search", "롤", "-u", "minjun", *store), READ),
         Case("search, hashing store", ("search", "롤", "-u", "minjun", *hashing), READ),
         Case("context (a reply's section)", ("context", "롤 해?", "-u", "minjun", *store), READ),
+        Case(
+            "profile steered by a message",
+            ("profile", "-u", "minjun", "--message", "롤 해?", *store),
+            READ,
+        ),
     ]
 
 

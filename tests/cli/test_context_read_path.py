@@ -161,3 +161,24 @@ def test_the_store_is_not_read_with_another_embedder_than_its_own(tmp_path: Path
     result = runner.invoke(app, ["context", MESSAGE, "-u", "minjun", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1
     assert "hashing" in result.output and "omoide reembed" in " ".join(result.output.split())
+
+
+def test_the_profile_steered_by_a_message_is_the_full_builds(tmp_path: Path) -> None:
+    """``omoide profile --message`` chooses on the read path as the full build chooses."""
+    write_store(tmp_path)
+
+    async def main() -> dict[str, Any]:
+        from omoide.api.views_profile import ProfileOut
+
+        built = await build(settings(tmp_path))
+        try:
+            return ProfileOut.of(await built.memory.profile(SCOPE, MESSAGE)).model_dump(mode="json")
+        finally:
+            await built.aclose()
+
+    expected = json.dumps(anyio.run(main), ensure_ascii=False, indent=2) + "\n"
+    assert printed(tmp_path, "profile", "--message", MESSAGE, "--json") == expected
+    assert json.loads(expected)["shown"] >= 2
+    empty = tmp_path / "empty"
+    assert json.loads(printed(empty, "profile", "--message", MESSAGE, "--json"))["shown"] == 0
+    assert not empty.exists()  # nothing created, no model loaded

@@ -154,13 +154,17 @@ def test_a_read_command_loads_the_store_but_no_model_pipeline_or_web_stack(
     assert sorted(BUILT_ONLY & modules) == []
 
 
+@pytest.mark.parametrize(
+    "command", [["search", "롤"], ["profile", "--message", "롤"]], ids=["search", "profile"]
+)
 def test_search_loads_the_store_and_its_embedder_but_no_write_path_or_web_stack(
-    tmp_path: Path,
+    tmp_path: Path, command: list[str]
 ) -> None:
-    """Search embeds the query: the embedder the store was written with, and recall; not
-    the memory pipeline's write half, the chat models' clients or the stream service."""
+    """Search (and the profile steered by a message) embeds the query: the embedder the
+    store was written with, and recall; not the memory pipeline's write half, the chat
+    models' clients or the stream service."""
     write_store(tmp_path)
-    arguments = ["search", "롤", "-u", "minjun", "--embedder", "hashing"]
+    arguments = [*command, "-u", "minjun", "--embedder", "hashing"]
     code, modules = imported_by(*arguments, "--data-dir", str(tmp_path), "--json")
     assert code == 0
     assert {"omoide.embed.hashing", "omoide.memory.recall"} <= modules

@@ -185,11 +185,12 @@ def profile(
 
     With --json: the shape of GET .../profile."""
 
-    async def steered(built: Omoide) -> dict[str, Any]:
+    async def steered(reader: Reader) -> dict[str, Any]:
         from omoide.api.views_profile import ProfileOut
         from omoide.domain import Scope
 
-        found = await built.memory.profile(Scope(character, user), message)
+        memory = await reader.steered_profile()  # recall and the embedder: no write path
+        found = await memory.profile(Scope(character, user), message)
         return ProfileOut.of(found).model_dump(mode="json")
 
     async def by_weight(reader: Reader) -> dict[str, Any]:
@@ -201,7 +202,7 @@ def profile(
 
     settings = settings_from(data_dir=data_dir, embedder=embedder)
     # a message is embedded to steer the choice: only then is the model needed
-    result = run(settings, steered) if message and message.strip() else read(settings, by_weight)
+    result = read(settings, steered if message and message.strip() else by_weight)
 
     def show() -> None:
         from omoide.cli.render import print_profile

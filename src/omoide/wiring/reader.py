@@ -81,6 +81,14 @@ class ContextRecalling(Protocol):
     ) -> Recollection: ...
 
 
+class ProfileSteering(Protocol):
+    """The profile as a reply to a message would carry it (``MemoryManager.profile``)."""
+
+    async def profile(
+        self, scope: Scope, message: str | None = None, *, now: datetime | None = None
+    ) -> ViewerProfile: ...
+
+
 class ViewerExporting(Protocol):
     """Everything kept about a viewer (:class:`~omoide.privacy.viewer_export.ViewerExporter`)."""
 
@@ -153,6 +161,22 @@ class Reader:
         recaller = await self._recaller(store, counter)
         self._stack.push_async_callback(recaller.reinforcements.flush_quietly)
         return RecallOnly(recaller)
+
+    async def steered_profile(self) -> ProfileSteering:
+        """The profile steered by a message needs the message embedded: what a search
+        needs, without the token counter (nothing is rendered) and without writing."""
+        if self._built is not None:
+            return self._built.memory
+        from omoide.memory.tokens import ApproximateTokenCounter
+        from omoide.wiring.reader_files import NoMemories
+
+        store = await self._opened().memory_store()
+        if isinstance(store, NoMemories):  # no facts: the profile by weight is the same
+            return _UnsteeredProfile(await self._memory_reader())
+        from omoide.wiring.recall import ProfileByMessage
+
+        recaller = await self._recaller(store, ApproximateTokenCounter())
+        return ProfileByMessage(recaller, self._clock)
 
     async def _recaller(self, store: SqliteMemoryStore, counter: TokenCounter) -> Recaller:
         """The full build's recaller over ``store``, with the configured embedder."""
@@ -244,6 +268,19 @@ class IdentityHistory:
 
         check_character_id(character_id)
         return await self._records.list_changes(character_id, status=ChangeStatus.PENDING)
+
+
+class _UnsteeredProfile:
+    """The profile by weight standing in for one steered by a message (a store with no
+    facts: a message has nothing to steer, and no model needs loading)."""
+
+    def __init__(self, memory: MemoryReading) -> None:
+        self._memory = memory
+
+    async def profile(
+        self, scope: Scope, message: str | None = None, *, now: datetime | None = None
+    ) -> ViewerProfile:
+        return await self._memory.profile(scope, now=now)
 
 
 def profile_config(settings: Settings) -> ProfileConfig:

@@ -24,6 +24,7 @@ from omoide.memory.ranking import RankingWeights
 from omoide.memory.recall import MemorySearch, Recaller, Recollection, bounded_query
 from omoide.memory.relevance import cached_relevance_floor
 from omoide.memory.tokens import ApproximateTokenCounter, TokenCounter
+from omoide.memory.viewer_profile import ViewerProfile
 from omoide.wiring.reader import decay_policy, profile_config
 
 
@@ -92,6 +93,21 @@ class RecallOnly:
         token_budget: int | None = None,
     ) -> Recollection:
         return await self._recaller.recall(scope, query, now=now, token_budget=token_budget)
+
+
+class ProfileByMessage:
+    """:meth:`~omoide.memory.manager.MemoryManager.profile` over the recaller alone (the
+    read path's profile steered by a message): the same choice, nothing written."""
+
+    def __init__(self, recaller: Recaller, clock: Clock) -> None:
+        self._recaller = recaller
+        self._clock = clock
+
+    async def profile(
+        self, scope: Scope, message: str | None = None, *, now: datetime | None = None
+    ) -> ViewerProfile:
+        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        return await self._recaller.profile(scope, message, now=moment)
 
 
 class NothingToRecall:
