@@ -30,6 +30,13 @@ from __future__ import annotations
 import re
 
 from omoide.domain import TrustState
+from omoide.memory.extraction.change_words import (
+    CHANGING_KINDS,
+    NAMED,
+    PONDERING,
+    RENAMED,
+    WORK_CHANGE,
+)
 from omoide.memory.extraction.clauses import Sentence
 from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
 from omoide.memory.extraction.values import FactCandidate
@@ -245,49 +252,6 @@ _CORRECTION = re.compile(
 _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
 
 
-_WORK_KINDS = frozenset({"told_work", "job", "workplace"})
-CHANGING_KINDS: dict[str, frozenset[str]] = {kind: _WORK_KINDS for kind in _WORK_KINDS}
-"""Kinds of facts a viewer's change replaces ("finally got a job", "辞职了", "転職した",
-"我现在在花店上班"), and the kinds of fact (slot prefixes) each replaces: what they did for
-a living."""
-_CHANGE = re.compile(
-    r"\b(?:switched|changed|quit|no\s+longer|anymore|finally|new\s+job|got\s+(?:a|the)\s+job"
-    r"|got\s+hired|now\s+i'?m|these\s+days|first\s+(?:day|week|shift)s?\s+at"
-    r"|started\s+(?:a\s+|my\s+)?(?:new\s+)?(?:job|work|working)|new\s+(?:company|workplace))\b"
-    r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격|옮김|바꿈|관둠|그만둠"
-    r"|새\s?(?:회사|직장|알바)|(?:알바|일)\s?시작했|(?:알바|일)\s?시작함"
-    r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した|入社"
-    r"|(?:バイト|仕事|パート|勤め)(?:を)?始め|働き始め"
-    r"|新しい(?:会社|職場|バイト)"
-    r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了|新公司|新单位",
-    re.IGNORECASE,
-)
-"""A viewer saying their work changed: the new fact replaces what they did before."""
-_PONDERING = re.compile(
-    r"\b(?:thinking\s+(?:about|of)|considering|might|maybe|wanna|want\s+to|would\s+like"
-    r"|hoping\s+to|planning\s+to|should\s+i)\b"
-    r"|고민|생각\s?(?:중|하고|해|만)|할까|싶|考え中|考えて|迷って|迷い中|悩んで|悩み中|しようかな"
-    r"|したい|かも|考虑|打算|犹豫|要不要|想要|想(?:辞|换|跳|转|去)",
-    re.IGNORECASE,
-)
-"""A viewer weighing a change, not telling one ("転職考え中", "이직 고민 중", "thinking about
-quitting", "想辞职"): the work they told of still holds."""
-_RENAMED = re.compile(
-    r"\b(?:renamed|changed|switched|moved|instead|no\s+longer|anymore|update:)"
-    r"|바꿨|바꾸기로|바뀌었|변경|개명|옮겼|이사\s?(?:했|왔|갔|끝)"
-    r"|変更|変えた|変わった|改名|引っ越した|引っ越しました|やめにした"
-    r"|换了|换成|改成|改名|改了|搬到|搬家了|不再",
-    re.IGNORECASE,
-)
-"""A viewer saying something they told changed (a pet renamed, a trip moved, a home
-changed): the new fact replaces the one of its group holding the same word."""
-_NAMED = re.compile(
-    r"\b(?:renamed|names?|named|call(?:ed|ing)?)\b|이름|개명|名前|改名|名字|叫",
-    re.IGNORECASE,
-)
-"""Of a pet or a person, only a new name is a change that replaces what was told: "gave the
-tortoise a bigger tank" (给乌龟换了个大缸), "switched my dog's food", "my brother changed
-jobs" are news beside it."""
 _WORK_READER = dict(_TOLD)["told_work"]
 _EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
@@ -312,7 +276,7 @@ def may_tell(text: str) -> bool:
 
 def says_work_changed(text: str) -> bool:
     """Whether ``text`` names the viewer's work and says it changed (not only weighing it)."""
-    return about_work(text) and _CHANGE.search(text) is not None and not _PONDERING.search(text)
+    return about_work(text) and WORK_CHANGE.search(text) is not None and not PONDERING.search(text)
 
 
 def about_work(text: str) -> bool:
@@ -353,7 +317,7 @@ def _told_kind(read: str) -> tuple[str, str] | None:
     for kind, reader in _TOLD[:2]:
         word = _told_word(reader, read)
         if word is not None and (
-            kind != "told_plans" or _FUTURE.search(read) or _RENAMED.search(read)
+            kind != "told_plans" or _FUTURE.search(read) or RENAMED.search(read)
         ):
             return kind, word
     places = [
@@ -397,10 +361,10 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
 def _changes(kind: str, read: str) -> bool:
     """Whether ``read``, a told fact of ``kind``, says something told before changed."""
     if kind in CHANGING_KINDS:
-        return _CHANGE.search(read) is not None and _PONDERING.search(read) is None
-    if _RENAMED.search(read) is None:
+        return WORK_CHANGE.search(read) is not None and PONDERING.search(read) is None
+    if RENAMED.search(read) is None:
         return False
-    return kind != "told_people" or _NAMED.search(read) is not None
+    return kind != "told_people" or NAMED.search(read) is not None
 
 
 def about_the_viewer(text: str) -> bool:

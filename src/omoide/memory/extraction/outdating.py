@@ -26,7 +26,8 @@ import re
 from collections.abc import Sequence
 
 from omoide.domain import Fact
-from omoide.memory.extraction.mentions import CHANGING_KINDS, about_work
+from omoide.memory.extraction.change_words import CHANGING_KINDS
+from omoide.memory.extraction.mentions import about_work
 from omoide.memory.extraction.values import FactDecision
 from omoide.memory.facets import Facet, facet_of
 from omoide.memory.facts.text import slot_parts

@@ -22,19 +22,16 @@ A fact a person corrected or deleted is not added again (:func:`drop_rejected`).
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
 from omoide.domain import Fact, TrustState
+from omoide.memory.extraction.change_words import CHANGING_KINDS
 from omoide.memory.extraction.clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, states_something
 from omoide.memory.extraction.mentions import (
-    CHANGING_KINDS,
     MAX_TOLD_CHARS,
-    about_work,
     may_tell,
     says_misspoke,
     says_work_changed,
@@ -43,8 +40,9 @@ from omoide.memory.extraction.mentions import (
 )
 from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
+from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
 from omoide.memory.extraction.values import FactCandidate, FactDecision
-from omoide.memory.facets import facet_of, facet_of_kind
+from omoide.memory.facets import facet_of
 from omoide.memory.facts.text import (
     KEYED_SLOTS,
     OPPOSITES,
@@ -222,7 +220,7 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
 def _as_work_change(candidate: FactCandidate) -> FactCandidate:
     """A fact naming the viewer's work and saying it changed ("ほたる書房ってとこでバイト
     始めた", read as a habit; "我现在在小满花店上班", a workplace) is a change of work:
-    it replaces what they did before (:func:`_replaced`)."""
+    it replaces what they did before (:func:`~omoide.memory.extraction.replacing.replaced_fact`)."""
     if candidate.changes or candidate.slot is None or not says_work_changed(candidate.text):
         return candidate
     prefix = slot_parts(candidate.slot)[0]
@@ -294,9 +292,9 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
         if object_key(fact.text) == text_key:
             return FactDecision("confirm", candidate, fact.id)
     if candidate.corrects and open_facts:  # find_facts marks at most one per message
-        corrected = _corrected(candidate, open_facts)
+        corrected = corrected_fact(candidate, open_facts)
         return FactDecision("update", _correcting(candidate, corrected), corrected.id)
-    replaced = _replaced(candidate, open_facts)
+    replaced = replaced_fact(candidate, open_facts)
     if replaced is not None:
         return FactDecision("update", _as_sure_as(candidate, replaced), replaced.id)
     for action in ("confirm", "update"):
@@ -304,68 +302,6 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
             if _slot_action(candidate, fact) == action:
                 return FactDecision(action, candidate, fact.id)
     return FactDecision("add", candidate, None)
-
-
-_LATIN_WORD = re.compile(r"\b[a-z0-9]{3,}\b")
-_NOT_WORD = re.compile(r"[\W_]+")
-
-
-def _pairs(text: str) -> set[str]:
-    """What ``text`` is compared by: its words in Latin letters (of three or more) and the
-    letter pairs of the rest ("galway"; "서윤", "윤이")."""
-    read = _NOT_WORD.sub(" ", text.casefold())
-    latin = set(_LATIN_WORD.findall(read))
-    rest = _LATIN_WORD.sub(" ", read)
-    return latin | {rest[i : i + 2] for i in range(len(rest) - 1) if " " not in rest[i : i + 2]}
-
-
-def _corrected(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
-    """The fact a correction is about: the one most alike in words and letter pairs (cosine
-    over the sets: "the party is in Suwon" and "the party is in Incheon"), each weighted by how
-    few of ``facts`` hold it (the "galway" of "the galway thing, i had the date wrong"
-    counts, the "th" of every English sentence hardly), the latest on a tie."""
-    said = _pairs(candidate.text)
-    held = {fact.id: _pairs(fact.text) for fact in facts}
-    holding = Counter(pair for pairs in held.values() for pair in pairs)
-    weights = {pair: math.log((1 + len(facts)) / (1 + holding[pair])) + 1.0 for pair in holding}
-
-    def norm(pairs: set[str]) -> float:
-        return math.sqrt(sum(weights.get(pair, 1.0) ** 2 for pair in pairs))
-
-    def alike(fact: Fact) -> float:
-        pairs = held[fact.id]
-        if not said or not pairs:
-            return 0.0
-        shared = sum(weights[pair] ** 2 for pair in said & pairs)
-        return shared / (norm(said) * norm(pairs))
-
-    return max(facts, key=lambda fact: (alike(fact), fact.recorded_at, fact.id))
-
-
-def _replaced(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
-    """The fact a viewer's change replaces: for work ("finally got a job"), what they did
-    before (a fact of work, or any fact naming their work: "居酒屋でバイトしてる" read as a
-    habit), the most alike; for another group ("renamed the kitten"), the latest fact of
-    that group holding the word that placed the change (no such fact: nothing replaced)."""
-    if not candidate.changes or candidate.slot is None:
-        return None
-    prefix = slot_parts(candidate.slot)[0]
-    kinds = CHANGING_KINDS.get(prefix)
-    if kinds is not None:
-        same = [
-            fact
-            for fact in facts
-            if (fact.slot and slot_parts(fact.slot)[0] in kinds) or about_work(fact.text)
-        ]
-        return _corrected(candidate, same) if same else None
-    words = {term.casefold() for term in candidate.terms}
-    group = facet_of_kind(prefix)
-    holding = [
-        fact
-        for fact in facts
-        if facet_of(fact) is group and words & {term.casefold() for term in fact.terms}
-    ]
-    return max(holding, key=lambda fact: (fact.recorded_at, fact.id)) if holding else None
 
 
 def _correcting(candidate: FactCandidate, corrected: Fact) -> FactCandidate:

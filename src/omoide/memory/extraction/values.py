@@ -30,7 +30,8 @@ class FactCandidate:
     candidate replaces what they told last (:func:`~omoide.memory.extraction.decide`)."""
     changes: bool = False
     """The viewer says something of theirs changed ("finally got a job", "辞职了", "renamed
-    the kitten"): the candidate replaces what held before (``extraction.rules._replaced``)."""
+    the kitten"): the candidate replaces what held before
+    (``extraction.replacing.replaced_fact``)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text.strip():
