@@ -160,7 +160,7 @@ class Reader:
         counter = await anyio.to_thread.run_sync(SentencePieceTokenCounter)  # the full build's
         recaller = await self._recaller(store, counter)
         self._stack.push_async_callback(recaller.reinforcements.flush_quietly)
-        return RecallOnly(recaller)
+        return RecallOnly(recaller, self._clock)
 
     async def steered_profile(self) -> ProfileSteering:
         """The profile steered by a message needs the message embedded: what a search
@@ -173,10 +173,10 @@ class Reader:
         store = await self._opened().memory_store()
         if isinstance(store, NoMemories):  # no facts: the profile by weight is the same
             return _UnsteeredProfile(await self._memory_reader())
-        from omoide.wiring.recall import ProfileByMessage
+        from omoide.wiring.recall import RecallOnly
 
         recaller = await self._recaller(store, ApproximateTokenCounter())
-        return ProfileByMessage(recaller, self._clock)
+        return RecallOnly(recaller, self._clock)
 
     async def _recaller(self, store: SqliteMemoryStore, counter: TokenCounter) -> Recaller:
         """The full build's recaller over ``store``, with the configured embedder."""

@@ -78,11 +78,13 @@ async def build_recaller(
 
 
 class RecallOnly:
-    """:meth:`~omoide.memory.manager.MemoryManager.retrieve_context` over the recaller
-    alone (the read path's reply section): the same call, without the write path."""
+    """:class:`~omoide.memory.manager.MemoryManager`'s reads over the recaller alone (the
+    read path): the reply section and the profile steered by a message, the same calls
+    without the write path."""
 
-    def __init__(self, recaller: Recaller) -> None:
+    def __init__(self, recaller: Recaller, clock: Clock) -> None:
         self._recaller = recaller
+        self._clock = clock
 
     async def retrieve_context(
         self,
@@ -93,15 +95,6 @@ class RecallOnly:
         token_budget: int | None = None,
     ) -> Recollection:
         return await self._recaller.recall(scope, query, now=now, token_budget=token_budget)
-
-
-class ProfileByMessage:
-    """:meth:`~omoide.memory.manager.MemoryManager.profile` over the recaller alone (the
-    read path's profile steered by a message): the same choice, nothing written."""
-
-    def __init__(self, recaller: Recaller, clock: Clock) -> None:
-        self._recaller = recaller
-        self._clock = clock
 
     async def profile(
         self, scope: Scope, message: str | None = None, *, now: datetime | None = None

@@ -276,7 +276,12 @@ def may_tell(text: str) -> bool:
 
 def says_work_changed(text: str) -> bool:
     """Whether ``text`` names the viewer's work and says it changed (not only weighing it)."""
-    return about_work(text) and WORK_CHANGE.search(text) is not None and not PONDERING.search(text)
+    return about_work(text) and _says_a_change(text)
+
+
+def _says_a_change(text: str) -> bool:
+    """Whether ``text`` says the viewer's work changed, not only weighing a change."""
+    return WORK_CHANGE.search(text) is not None and PONDERING.search(text) is None
 
 
 def about_work(text: str) -> bool:
@@ -361,7 +366,7 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
 def _changes(kind: str, read: str) -> bool:
     """Whether ``read``, a told fact of ``kind``, says something told before changed."""
     if kind in CHANGING_KINDS:
-        return WORK_CHANGE.search(read) is not None and PONDERING.search(read) is None
+        return _says_a_change(read)
     if RENAMED.search(read) is None:
         return False
     return kind != "told_people" or NAMED.search(read) is not None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from omoide.domain import Fact
 from omoide.memory.extraction.change_words import CHANGING_KINDS
@@ -111,30 +112,39 @@ def _without_particle(word: str) -> str:
     return word
 
 
-def _shared_han(old: str, other: str, said_now: str) -> bool:
-    """Whether two Chinese texts share a run of two to four Han characters that is no common
-    word and that the new statement does not hold (菜鸟驿站 / 驿站老板: 驿站)."""
-    if _KANA.search(old) or _KANA.search(other):
-        return False
-    theirs = "".join(_HAN_RUN.findall(other))
-    pieces = (
-        run[start : start + size]
-        for run in _HAN_RUN.findall(old)
-        for size in (4, 3, 2)
-        for start in range(len(run) - size + 1)
-    )
-    return any(
-        piece in theirs and piece not in _COMMON and piece not in said_now for piece in pieces
-    )
+@dataclass(frozen=True, slots=True)
+class _OldValue:
+    """What a replaced fact named that the new statement no longer holds, read once."""
 
+    words: tuple[str, ...]
+    """The replaced fact's value words the new statement does not hold."""
+    han_pieces: frozenset[str]
+    """Its Chinese runs of two to four Han characters, no common word and not said now
+    (菜鸟驿站: 驿站, …); none for Japanese text."""
 
-def names_old_value(old: Fact, new_text: str, other: Fact) -> bool:
-    """Whether ``other`` names a value of ``old`` that ``new_text`` no longer holds."""
-    said_now = new_text.casefold()
-    text = other.text.casefold()
-    if any(_holds(text, word) and not _holds(said_now, word) for word in value_words(old.text)):
-        return True
-    return _shared_han(old.text, other.text, said_now)
+    @classmethod
+    def of(cls, old: Fact, new_text: str) -> _OldValue:
+        said_now = new_text.casefold()
+        words = tuple(word for word in value_words(old.text) if not _holds(said_now, word))
+        if _KANA.search(old.text):
+            return cls(words, frozenset())
+        pieces = {
+            run[start : start + size]
+            for run in _HAN_RUN.findall(old.text)
+            for size in (4, 3, 2)
+            for start in range(len(run) - size + 1)
+        }
+        return cls(words, frozenset(p for p in pieces if p not in _COMMON and p not in said_now))
+
+    def named_by(self, other: Fact) -> bool:
+        """Whether ``other`` names this old value (菜鸟驿站 / 驿站老板: 驿站)."""
+        text = other.text.casefold()
+        if any(_holds(text, word) for word in self.words):
+            return True
+        if not self.han_pieces or _KANA.search(other.text):
+            return False
+        theirs = "".join(_HAN_RUN.findall(other.text))
+        return any(piece in theirs for piece in self.han_pieces)
 
 
 def _holds(text: str, word: str) -> bool:
@@ -150,6 +160,7 @@ def outdated(decision: FactDecision, known: Sequence[Fact], taken: set[str]) -> 
     if decision.action != "update" or candidate is None:
         return []
     replaced = next((fact for fact in known if fact.id == decision.target_fact_id), None)
+    old_value = None if replaced is None else _OldValue.of(replaced, candidate.text)
     work_changed = (
         candidate.changes
         and candidate.slot is not None
@@ -164,9 +175,9 @@ def outdated(decision: FactDecision, known: Sequence[Fact], taken: set[str]) -> 
         and (
             (work_changed and about_work(fact.text))
             or (
-                replaced is not None
+                old_value is not None
                 and facet_of(fact) in _OF_THE_MOMENT
-                and names_old_value(replaced, candidate.text, fact)
+                and old_value.named_by(fact)
             )
         )
     ]
