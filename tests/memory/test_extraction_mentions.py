@@ -188,6 +188,8 @@ def test_one_message_corrects_one_fact() -> None:
         ("I'm a cashier at a grocery store", "first week at the bike shop done!! smell of grease"),
         ("在快递站上班，天天搬箱子", "我现在在一家花店上班啦"),
         ("居酒屋でバイトしてる", "古本屋でバイト始めた！静かで最高"),
+        ("I'm a cashier at a grocery store", "first month done at the print shop, i run the press"),
+        ("居酒屋でバイトしてる", "花屋で働きはじめて2週間、手が荒れる"),
     ],
 )
 def test_a_viewer_saying_their_work_changed_replaces_what_they_did(before: str, after: str) -> None:

@@ -15,12 +15,12 @@ CHANGING_KINDS: dict[str, frozenset[str]] = {kind: _WORK_KINDS for kind in _WORK
 a living."""
 WORK_CHANGE = re.compile(
     r"\b(?:switched|changed|quit|no\s+longer|anymore|finally|new\s+job|got\s+(?:a|the)\s+job"
-    r"|got\s+hired|now\s+i'?m|these\s+days|first\s+(?:day|week|shift)s?\s+at"
+    r"|got\s+hired|now\s+i'?m|these\s+days|first\s+(?:day|week|shift|month)s?\s+(?:done\s+|over\s+)?at"
     r"|started\s+(?:a\s+|my\s+)?(?:new\s+)?(?:job|work|working)|new\s+(?:company|workplace))\b"
     r"|드디어|이제는|바꿨|옮겼|그만뒀|그만두고|관뒀|퇴사|이직|취업했|합격|옮김|바꿈|관둠|그만둠"
     r"|새\s?(?:회사|직장|알바)|(?:알바|일)\s?시작했|(?:알바|일)\s?시작함"
     r"|ついに|やっと|辞めた|辞めて|転職|変えた|変わった|今は|就職した|入社"
-    r"|(?:バイト|仕事|パート|勤め)(?:を)?始め|働き始め"
+    r"|(?:バイト|仕事|パート|勤め)(?:を)?(?:始め|はじめ)|働き(?:始め|はじめ)"
     r"|新しい(?:会社|職場|バイト)"
     r"|终于|辞职|换了|换工作|新工作|入职|不再|现在是|现在在|改成|跳槽|不干了|新公司|新单位",
     re.IGNORECASE,

@@ -148,8 +148,9 @@ _WORK_WORDS = Lexicon(
 )
 _WORK = (
     r"\b(?:work\s+(?:as|at|in)|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job"
-    r"|first\s+(?:week|shift)s?\s+at|quit\s+my\s+job)\b|开了(?:个|一家)\S{0,6}店"
+    r"|first\s+(?:day|week|shift|month)s?\s+(?:done\s+|over\s+)?at|quit\s+my\s+job)\b|开了(?:个|一家)\S{0,6}店"
     r"|(?<![\u30a1-\u30fa\u30fc])パート(?![\u30a1-\u30fa\u30fc])"  # not the パート of アパート
+    r"|で働(?:き(?:始め|はじめ)|いて)"
     # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
     r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
     r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"
@@ -231,7 +232,7 @@ _PREFACE = re.compile(
 _SPEAKER = re.compile(
     rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
     r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
-    r"|^\s*(?:(?:ok|so|omg|lol|update:?)\s+)?first\s+(?:day|week|shift|month)s?\s+(?:at|in|of)\b"
+    r"|^\s*(?:(?:ok|so|omg|lol|update:?)\s+)?first\s+(?:day|week|shift|month)s?\s+(?:(?:done|over)\s+)?(?:at|in|of)\b"
     # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
     r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
     r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"

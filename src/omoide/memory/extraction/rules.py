@@ -41,6 +41,7 @@ from omoide.memory.extraction.mentions import (
 from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
 from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
+from omoide.memory.extraction.switching import game_left
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of
 from omoide.memory.facts.text import (
@@ -294,7 +295,7 @@ def _decide(candidate: FactCandidate, known: Sequence[Fact], taken: set[str]) ->
     if candidate.corrects and open_facts:  # find_facts marks at most one per message
         corrected = corrected_fact(candidate, open_facts)
         return FactDecision("update", _correcting(candidate, corrected), corrected.id)
-    replaced = replaced_fact(candidate, open_facts)
+    replaced = replaced_fact(candidate, open_facts) or game_left(candidate, open_facts)
     if replaced is not None:
         return FactDecision("update", _as_sure_as(candidate, replaced), replaced.id)
     for action in ("confirm", "update"):
