@@ -28,6 +28,7 @@ from typing import Any
 
 from benchmarks.quality.dataset import Dataset, Haystack, Probe, Unit
 from omoide.domain import MAX_MESSAGE_CHARS
+from omoide.text_rules import without_refused
 
 CHARACTER_ID = "longmemeval"
 ABSTENTION_SUFFIX = "_abs"
@@ -52,14 +53,16 @@ def session_units(
     session_id: str, started: datetime, turns: Sequence[Mapping[str, Any]]
 ) -> tuple[list[Unit], set[str], dict[str, int]]:
     """User turns as units (turn ``i`` stamped ``i`` seconds after the session starts),
-    the ids of its evidence turns, and counts of repaired turns."""
+    the ids of its evidence turns, and counts of repaired turns. Control characters omoide
+    refuses (``omoide.text_rules``: a few turns past the first 40 questions hold U+0002)
+    are dropped."""
     units: list[Unit] = []
     evidence: set[str] = set()
     repairs = {"cut": 0, "empty": 0}
     for index, turn in enumerate(turns):
         if turn.get("role") != "user":
             continue
-        text = str(turn.get("content", ""))
+        text = without_refused(str(turn.get("content", "")))
         if not text.strip():
             repairs["empty"] += 1
             continue

@@ -197,3 +197,10 @@ def test_context_pairs_each_turn_with_the_previous_turn_of_its_session() -> None
     first, second, third = dataset.haystacks[0].units
     assert (first.reply, second.reply, third.reply) == ("", first.text, "")
     assert second.unit_id == "D1:2"
+
+
+def test_longmemeval_drops_control_characters_omoide_refuses() -> None:
+    item = lme_item("q1")
+    item["haystack_sessions"][0][0]["content"] = "I went\x02 to Kyoto"
+    (haystack,) = parse_longmemeval([item], limit=None).haystacks
+    assert haystack.units[1].text == "I went to Kyoto"
