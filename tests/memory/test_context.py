@@ -568,6 +568,26 @@ def test_the_profiles_reserve_fills_only_the_budget_everything_else_left() -> No
     assert no_room.episode_ids == ("e1",)
 
 
+def test_a_reserve_fact_an_episode_line_says_in_the_same_words_is_not_said_twice() -> None:
+    told = replace(fact("missed my bus again", fact_id="bus").item, source_episode_ids=("e1",))
+    other = fact("told thing", fact_id="other").item
+    context = MemoryContext(
+        episodes=(episode("missed my bus again", 0.4, episode_id="e1"),),
+        profile=ViewerProfile(
+            SCOPE,
+            (),
+            total_facts=2,
+            reserve=(
+                ProfileEntry(told, Facet.SITUATION, 0.5, 0.0, 0.5),
+                ProfileEntry(other, Facet.LIKES, 0.5, 0.0, 0.5),
+            ),
+        ),
+    )
+    rendered = context.render(budget_tokens=ROOMY, counter=LineCounter(), now=NOW)
+    assert rendered.episode_ids == ("e1",)
+    assert rendered.fact_ids == ("other",)
+
+
 def test_a_profile_line_is_the_viewers_words_and_when_a_plan_was_told() -> None:
     pet = fact("우리 집 강아지 이름은 보리예요", fact_id="pet").item
     plan = fact("다음 주에 면접 있어요", fact_id="plan").item

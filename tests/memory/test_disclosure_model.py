@@ -15,7 +15,11 @@ from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.errors import ConfigError
-from omoide.memory.extraction.disclosure import load_disclosure_model, told_sentences
+from omoide.memory.extraction.disclosure import (
+    load_disclosure_model,
+    told_readings,
+    told_sentences,
+)
 from omoide.memory.extraction.rules import find_facts
 from omoide.memory.extraction.sentence_models import (
     SentenceModel,
@@ -71,6 +75,15 @@ def test_the_default_embedder_has_a_model_and_others_have_none() -> None:
         ("you should play Elden Ring", []),
         ("Faker was cracked", []),
         ("3년째 야간 편의점 알바 중", ["3년째 야간 편의점 알바 중"]),
+        # an emoji ends a clause; a sentence's lead-in or tail about the stream is not the
+        # viewer's (the rest is)
+        ("기타 샀음 🎸 방송 재밌다", ["기타 샀음"]),
+        (
+            "texting him through your stream sorry 😅 Vancouver is 8 hours behind us",
+            ["Vancouver is 8 hours behind us"],
+        ),
+        ("아 방송 늦게 옴, 오늘도 야근이었음", ["오늘도 야근이었음"]),
+        ("방송 늦게 옴, 하루 목소리 좋다", []),
     ],
 )
 def test_only_statements_about_the_viewer_reach_the_model(
@@ -153,6 +166,31 @@ TWO_THINGS = (
     "うちの猫はミルって名前。あと来月から夜間の簿記講座に通う",
     "my dog is called Pepper. signed up for a pottery course in march",
 )
+
+
+def test_a_long_sentence_is_also_read_in_parts_of_two_clauses() -> None:
+    (reading,) = told_readings(
+        "오늘도 야근각이었고 집 오니까 레오파드 게코 단테가 허물 껴있어서 온욕시키느라"
+    )
+    assert reading.parts == (
+        "오늘도 야근각이었고 집 오니까",
+        "집 오니까 레오파드 게코 단테가 허물 껴있어서",
+        "레오파드 게코 단테가 허물 껴있어서 온욕시키느라",
+    )
+    assert told_readings("3년째 야간 편의점 알바 중")[0].parts == ()
+
+
+@pytest.mark.anyio
+async def test_a_told_part_of_a_long_sentence_becomes_the_fact(app: Omoide) -> None:
+    """Read whole, the model does not take this sentence (checked); its part it does."""
+    message = "오늘도 야근각이었고 집 오니까 레오파드 게코 단테가 탈피하다 꼬리 끝에 허물 껴있어서 온욕시키느라"
+    model = load_disclosure_model("use:multilingual-v3")
+    assert model is not None
+    (whole,) = await app.embedder.embed_documents([message])
+    assert not model.above_threshold(whole[None, :])[0]
+    await _store(app, (message,))
+    (fact,) = await app.memory.list_facts(MINA)
+    assert "단테" in fact.text and fact.text in message and fact.text != message
 
 
 @pytest.mark.anyio

@@ -262,10 +262,15 @@ class MemoryContext:
 
     def _spare_lines(self, seen: set[str], now: datetime) -> list[_Line]:
         """The profile's reserve (:attr:`ViewerProfile.reserve`), last: it fills only the
-        budget every other line left."""
+        budget every other line left; a fact an episode line says in the same words
+        (ahead of it) is not said twice."""
         if self.profile is None:
             return []
-        spare = [entry for entry in self.profile.reserve if entry.fact.id not in seen]
+        spare = [
+            entry
+            for entry in self.profile.reserve
+            if entry.fact.id not in seen and not restated(entry.fact, self.episodes)
+        ]
         return [_Line(_Section.PROFILE, profile_line(e, now=now), e.fact.id) for e in spare]
 
     def render(

@@ -22,7 +22,7 @@ import numpy as np
 from omoide.domain import ScoringMethod
 from omoide.embed.base import Embedder
 from omoide.memory.config import WriteConfig
-from omoide.memory.extraction.disclosure import said_candidate, told_sentences
+from omoide.memory.extraction.disclosure import Reading, said_candidate, told_readings
 from omoide.memory.extraction.sentence_models import SentenceModel
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.vectors import FactVectorCache
@@ -116,23 +116,56 @@ class DisclosureReader:
     ) -> list[tuple[str, ...]]:
         """For each message, its sentences read as disclosures (in the viewer's words),
         among those no fact in ``foreseen`` (the rules' facts of each message) was taken
-        from."""
-        sentences = [
-            uncovered(told_sentences(message), facts)
+        from; a long sentence not read as one gives its part read most surely, if any."""
+        readings = [
+            _uncovered_readings(told_readings(message), facts)
             for message, facts in zip(messages, foreseen, strict=True)
         ]
-        unique = list(dict.fromkeys(sentence for found in sentences for sentence in found))
+        texts = [text for found in readings for reading in found for text in _texts(reading)]
+        unique = list(dict.fromkeys(texts))
         if not unique:
             return [() for _ in messages]
-        vectors = self._cache.found(unique)
-        missing = [sentence for sentence in unique if sentence not in vectors]
+        self._metrics.increment("disclosures.read", len(unique))
+        logits = self._model.logits(await self._vectors(unique))
+        threshold = self._model.threshold
+        told = {
+            text: float(logit)
+            for text, logit in zip(unique, logits, strict=True)
+            if logit >= threshold
+        }
+        chosen = [tuple(_told_text(reading, told) for reading in found) for found in readings]
+        self._metrics.increment(
+            "disclosures.found", sum(text is not None for c in chosen for text in c)
+        )
+        return [tuple(text for text in found if text is not None) for found in chosen]
+
+    async def _vectors(self, texts: list[str]) -> np.ndarray:
+        """The vectors of ``texts`` (the cache's, the others embedded in one call and kept)."""
+        vectors = self._cache.found(texts)
+        missing = [text for text in texts if text not in vectors]
         if missing:
             matrix = await self._embedder.embed_documents(missing)
-            embedded = {sentence: matrix[row] for row, sentence in enumerate(missing)}
+            embedded = {text: matrix[row] for row, text in enumerate(missing)}
             self._cache.keep(embedded)
             vectors = {**vectors, **embedded}
-        self._metrics.increment("disclosures.read", len(unique))
-        verdicts = self._model.above_threshold(np.stack([vectors[sentence] for sentence in unique]))
-        told = {sentence for sentence, yes in zip(unique, verdicts, strict=True) if yes}
-        self._metrics.increment("disclosures.found", len(told))
-        return [tuple(sentence for sentence in found if sentence in told) for found in sentences]
+        return np.stack([vectors[text] for text in texts])
+
+
+def _texts(reading: Reading) -> tuple[str, ...]:
+    return (reading.whole, *reading.parts)
+
+
+def _uncovered_readings(
+    readings: Sequence[Reading], foreseen: Sequence[FactCandidate]
+) -> list[Reading]:
+    kept = set(uncovered([reading.whole for reading in readings], foreseen))
+    return [reading for reading in readings if reading.whole in kept]
+
+
+def _told_text(reading: Reading, told: dict[str, float]) -> str | None:
+    """The whole sentence when the model read it as a disclosure, else its part read most
+    surely, else nothing."""
+    if reading.whole in told:
+        return reading.whole
+    parts = [part for part in reading.parts if part in told]
+    return max(parts, key=lambda part: told[part]) if parts else None

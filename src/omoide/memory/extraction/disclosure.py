@@ -13,7 +13,8 @@ A sentence the rules found nothing in becomes a fact here when
 
 * it is a statement about the viewer (the same reading as facts told in passing:
   :func:`~omoide.memory.extraction.mentions.tells_of_the_viewer`), not a question, not
-  too long;
+  too long; a long sentence the model does not read as one is read in parts (two clauses
+  each, :class:`Reading`), and its part read most surely becomes the fact;
 * the model's logit is at least the model's ``threshold`` (chosen on the training data's
   leave-one-language-out predictions for a false-positive rate on small talk of about
   5 %, never on evaluation data).
@@ -27,8 +28,10 @@ it) there is no model and the rules alone read facts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from omoide.domain import TrustState
-from omoide.memory.extraction.clauses import split_sentences
+from omoide.memory.extraction.clauses import Sentence, split_sentences
 from omoide.memory.extraction.mentions import tells_of_the_viewer, told_slot
 from omoide.memory.extraction.sentence_models import SentenceModel, load_model
 from omoide.memory.extraction.values import FactCandidate
@@ -45,16 +48,50 @@ def load_disclosure_model(model_name: str) -> SentenceModel | None:
     return load_model(MODELS_PACKAGE, model_name)
 
 
-def told_sentences(message: str) -> list[str]:
-    """The sentences of ``message`` that may tell something about the viewer, in the form
-    a fact would keep them (:func:`~omoide.memory.facts.text.viewer_text`)."""
-    found = []
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A sentence that may tell something about the viewer, in the viewer's words, and
+    when it is a long one its parts: two clauses side by side each."""
+
+    whole: str
+    parts: tuple[str, ...] = ()
+
+
+PART_CLAUSES = 3
+"""A told sentence of at least this many clauses is also read in parts: chat runs several
+things into one sentence ("야근각이었고 집 오니까 게코 단테가 허물 껴있어서 온욕시키느라"),
+and one told thing among them weighs less in the whole sentence's vector than alone."""
+PART_MIN_CHARS = 40
+
+
+def told_readings(message: str) -> list[Reading]:
+    """The sentences of ``message`` that may tell something about the viewer
+    (:func:`~omoide.memory.extraction.mentions.tells_of_the_viewer`), in the form a fact
+    would keep them (:func:`~omoide.memory.facts.text.viewer_text`), with their parts."""
+    found: dict[str, Reading] = {}
     for sentence in split_sentences(message):
         text = tells_of_the_viewer(sentence)
         kept = None if text is None else viewer_text(text)
-        if kept and object_key(kept):
-            found.append(kept)
-    return list(dict.fromkeys(found))
+        if text is not None and kept and object_key(kept):
+            found.setdefault(kept, Reading(kept, _parts(sentence, text, kept)))
+    return list(found.values())
+
+
+def told_sentences(message: str) -> list[str]:
+    """The whole sentences of :func:`told_readings`."""
+    return [reading.whole for reading in told_readings(message)]
+
+
+def _parts(sentence: Sentence, text: str, kept: str) -> tuple[str, ...]:
+    """Two clauses side by side, for each pair of ``text`` (a told sentence's text) when it
+    is long; none for a short one."""
+    offset = sentence.text.find(text)
+    starts = [clause.start for clause in sentence.clauses if clause.start >= max(offset, 0)]
+    if len(starts) < PART_CLAUSES or len(kept) < PART_MIN_CHARS:
+        return ()
+    bounds = [*starts, len(sentence.text)]
+    parts = (viewer_text(sentence.text[bounds[i] : bounds[i + 2]]) for i in range(len(starts) - 1))
+    return tuple(dict.fromkeys(part for part in parts if part and object_key(part)))
 
 
 def said_candidate(text: str) -> FactCandidate:

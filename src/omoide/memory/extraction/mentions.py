@@ -343,9 +343,28 @@ def tells_of_the_viewer(sentence: Sentence) -> str | None:
     (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
     long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
     text = sentence.text.strip()
-    if len(text) > MAX_TOLD_CHARS or not states_first(sentence) or not about_the_viewer(text):
+    if len(text) > MAX_TOLD_CHARS or not states_first(sentence):
         return None
-    return text
+    if about_the_viewer(text):
+        return text
+    rest = _past_the_stream(sentence)
+    return rest if rest and about_the_viewer(rest) else None
+
+
+def _past_the_stream(sentence: Sentence) -> str | None:
+    """What ``sentence`` says between its leading and trailing clauses about the stream or
+    to someone ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko), if anything."""
+    clauses = sentence.clauses
+    kept = [index for index, clause in enumerate(clauses) if not _not_of_the_viewer(clause.text)]
+    if not kept or (kept[0] == 0 and kept[-1] == len(clauses) - 1):
+        return None
+    first, last = clauses[kept[0]], clauses[kept[-1]]
+    return sentence.text[first.start : last.start + len(last.text)].strip()
+
+
+def _not_of_the_viewer(text: str) -> bool:
+    said = _PREFACE.sub(" ", text)
+    return bool(ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said))
 
 
 def told_facts(sentence: Sentence) -> list[FactCandidate]:
@@ -376,8 +395,7 @@ def _changes(kind: str, read: str) -> bool:
 def about_the_viewer(text: str) -> bool:
     """Whether ``text`` speaks of the speaker: not of the stream, not to someone, and in
     English with a word of the speaker (the other languages drop the subject)."""
-    said = _PREFACE.sub(" ", text)  # "guess what", "跟你们说": to the audience, about oneself
-    if ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said):
+    if _not_of_the_viewer(text):  # "guess what", "跟你们说": to the audience, about oneself
         return False
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 
