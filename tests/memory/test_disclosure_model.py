@@ -183,7 +183,10 @@ def test_a_long_sentence_is_also_read_in_parts_of_two_clauses() -> None:
 @pytest.mark.anyio
 async def test_a_told_part_of_a_long_sentence_becomes_the_fact(app: Omoide) -> None:
     """Read whole, the model does not take this sentence (checked); its part it does."""
-    message = "오늘도 야근각이었고 집 오니까 레오파드 게코 단테가 탈피하다 꼬리 끝에 허물 껴있어서 온욕시키느라"
+    message = (
+        "오늘도 야근각이었고 집 오니까 레오파드 게코 단테가 탈피하다 꼬리 끝에 허물 껴있어서"
+        " 온욕시키느라"
+    )
     model = load_disclosure_model("use:multilingual-v3")
     assert model is not None
     (whole,) = await app.embedder.embed_documents([message])
