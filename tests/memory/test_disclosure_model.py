@@ -84,6 +84,12 @@ def test_the_default_embedder_has_a_model_and_others_have_none() -> None:
         ),
         ("아 방송 늦게 옴, 오늘도 야근이었음", ["오늘도 야근이었음"]),
         ("방송 늦게 옴, 하루 목소리 좋다", []),
+        # the subject dropped before a doing: the speaker's
+        ("training for a triathlon in june", ["training for a triathlon in june"]),
+        (
+            "CompTIA Security+, trying to get out of help desk",
+            ["CompTIA Security+, trying to get out of help desk"],
+        ),
     ],
 )
 def test_only_statements_about_the_viewer_reach_the_model(

@@ -236,7 +236,11 @@ _SPEAKER = re.compile(
     # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
     r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
     r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"
-    r"|sold|built|kept|gave|wrote|ran|fell|hurt|spent|paid|told|heard|caught)\b",
+    r"|sold|built|kept|gave|wrote|ran|fell|hurt|spent|paid|told|heard|caught)\b"
+    # or doing, at the start or after a comma: "studying for the bar", "CompTIA Security+,
+    # trying to get out of help desk"
+    r"|(?:^|,)\s*(?:(?:still|just|finally|currently)\s+)?(?:trying|studying|working|learning"
+    r"|training|saving|planning|applying|preparing|moving|starting)\s+(?:to|for|on|at|in|into)\b",
     re.IGNORECASE,
 )
 _CORRECTION = re.compile(
