@@ -337,6 +337,7 @@ def test_any_text_gives_well_formed_facts(message: str) -> None:
     [
         ("왕관앵무 코코 6살인데 아침마다 내 이름 부름", "왕관앵무 코코"),
         ("대학 국악 동아리에서 해금 하는데 11월에 정기공연 있어", "해금"),
+        ("4월에 하프 마라톤 나가려고 매일 뛰어요", "하프 마라톤"),  # a purpose
     ],
 )
 def test_a_korean_clause_that_sets_up_the_fact_is_part_of_it(message: str, setup: str) -> None:
@@ -345,3 +346,18 @@ def test_a_korean_clause_that_sets_up_the_fact_is_part_of_it(message: str, setup
     assert setup in fact.text
     (own,) = find_facts("동생이 학교 가는데 나는 매일 운동해")
     assert "동생" not in own.text
+
+
+@pytest.mark.parametrize(
+    ("message", "before"),
+    [
+        ("저 어릴 때부터 천둥 치면 이불 속에 숨어요... 아직도 무서워요", "천둥"),
+        ("子供の頃エレベーターに閉じ込められた。今でも怖い", "エレベーター"),
+    ],
+)
+def test_a_short_fact_going_on_from_the_sentence_before_holds_it(message: str, before: str) -> None:
+    """ "아직도 무서워요" alone says nothing a friend could bring up; with its sentence it does."""
+    assert any(before in fact.text for fact in find_facts(message))
+    # a sentence telling its own fact keeps it; the "still" fact is not joined to it
+    found = find_facts("저 고양이 키워요. 아직도 무서워요")
+    assert all(not ("고양이" in fact.text and "무서워요" in fact.text) for fact in found)

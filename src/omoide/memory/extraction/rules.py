@@ -73,8 +73,14 @@ _CUT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
-_BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아서|해서)\s*$")
-"""A Korean clause that sets up what follows (background, reason): "…6살인데", "…하는데"."""
+_BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아서|해서|려고)\s*$")
+"""A Korean clause that sets up what follows (background, reason, purpose): "…6살인데",
+"…하는데", "4월에 하프 마라톤 나가려고"."""
+_STILL = re.compile(
+    r"^\s*(?:아직도|아직|지금도|여전히|still|even\s+now|まだ|今でも|今も|还是|仍然|依然|到现在)",
+    re.IGNORECASE,
+)
+"""A fact that goes on from the sentence before it ("아직도 무서워요", "still scared of it")."""
 
 _UNTOLD_AS_WORK = frozenset({"plan", "allergy", "diet", "pet", "home", "hometown", "school"})
 """Slots a change of work told in the same words does not take over (a plan to start a job
@@ -211,8 +217,10 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
     for index, candidates in enumerate(per_sentence):
         following = sentences[index + 1] if index + 1 < len(sentences) else None
         bare = following is not None and not per_sentence[index + 1]
+        before = sentences[index - 1] if index and not per_sentence[index - 1] else None
         for candidate in candidates:
             told = _told_on(candidate, following, bare=bare) if following else candidate
+            told = _told_after(told, before) if before else told
             told = _as_work_change(told)
             found.setdefault(_identity(told), told)
     return _as_corrections(message, _drop_contradicted(list(found.values())))
@@ -245,12 +253,28 @@ def _told_on(candidate: FactCandidate, following: Sentence, *, bare: bool) -> Fa
     whole = Clause(said, any(clause.is_question for clause in following.clauses))
     if len(said) > MAX_TOLD_CHARS or not states_something(whole):
         return candidate
-    text = viewer_text(f"{candidate.text} {said}")
+    return _joined(candidate, f"{candidate.text} {said}")
+
+
+def _joined(candidate: FactCandidate, said: str) -> FactCandidate:
+    """``candidate`` holding ``said`` (it and a sentence beside it) in the viewer's words."""
+    text = viewer_text(said)
     if not text or len(text) > MAX_TEXT_CHARS or candidate.slot is None:
         return candidate
     prefix = slot_parts(candidate.slot)[0]
     slot = told_slot(prefix, text) if prefix.startswith("told_") else candidate.slot
     return replace(candidate, text=text, slot=slot)
+
+
+def _told_after(candidate: FactCandidate, before: Sentence) -> FactCandidate:
+    """A short fact going on from the sentence before it, which tells no fact of its own
+    ("저 어릴 때부터 천둥 치면 이불 속에 숨어요... 아직도 무서워요"): it holds both."""
+    if len(candidate.text) > MAX_BARE_FACT or not _STILL.search(candidate.text):
+        return candidate
+    said = before.text.strip()  # its past is the story of what still holds
+    if len(said) > MAX_TOLD_CHARS or any(clause.is_question for clause in before.clauses):
+        return candidate
+    return _joined(candidate, f"{said} {candidate.text}")
 
 
 def _as_corrections(message: str, found: list[FactCandidate]) -> list[FactCandidate]:
