@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
 from omoide.clock import FixedClock
-from omoide.domain import Episode, Scope, as_utc, check_unit_interval
+from omoide.domain import Episode, Scope, as_utc, check_unit_interval, new_id
 from omoide.errors import InvalidInput
 from omoide.metadata import check_metadata
 
@@ -79,3 +80,16 @@ def test_fixed_clock_moves_only_when_told() -> None:
     assert clock.now() == datetime(2025, 1, 1, tzinfo=UTC)
     clock.set(datetime(2025, 6, 1, 12, tzinfo=KST))
     assert clock.now() == datetime(2025, 6, 1, 3, tzinfo=UTC)
+
+
+def test_ids_sort_in_the_order_they_were_made() -> None:
+    made = [new_id() for _ in range(2000)]
+    assert sorted(made) == made
+    assert len(set(made)) == len(made)
+    assert all(len(made_id) == 32 and int(made_id, 16) >= 0 for made_id in made)
+
+
+def test_ids_made_on_several_threads_are_unique() -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        made = list(pool.map(lambda _: new_id(), range(4000)))
+    assert len(set(made)) == len(made)

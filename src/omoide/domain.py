@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import enum
 import math
-import uuid
+import secrets
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -58,9 +60,35 @@ def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
         raise InvalidInput(f"{name} {moment.isoformat()} is outside the range of times") from None
 
 
+class _IdSequence:
+    """Identifiers in the order they are made: a 48-bit millisecond time that never goes
+    back, a 32-bit counter, 48 random bits (unique across processes); 32 hex digits."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._milliseconds = 0
+        self._count = 0
+
+    def next(self) -> str:
+        with self._lock:
+            self._milliseconds = max(self._milliseconds, time.time_ns() // 1_000_000)
+            self._count = (self._count + 1) % (1 << 32)
+            milliseconds, count = self._milliseconds, self._count
+        return f"{milliseconds:012x}{count:08x}{secrets.randbits(48):012x}"
+
+
+_IDS = _IdSequence()
+
+
 def new_id() -> str:
-    """A fresh random identifier for a stored memory."""
-    return uuid.uuid4().hex
+    """A fresh identifier for a stored memory, later (as a string) than every one this
+    process made before.
+
+    Stores order memories recorded at the same moment by id (the facts one message
+    told): with ids in the order they were made, that order, and every decision taken on
+    it, is the same on every run, where random ids (uuid4) made it a coin toss.
+    """
+    return _IDS.next()
 
 
 def check_identifier(value: str, *, name: str) -> str:

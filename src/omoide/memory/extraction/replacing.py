@@ -37,23 +37,26 @@ def corrected_fact(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact:
     """The fact a correction is about: the one most alike in words and letter pairs (cosine
     over the sets: "the party is in Suwon" and "the party is in Incheon"), each weighted by how
     few of ``facts`` hold it (the "galway" of "the galway thing, i had the date wrong"
-    counts, the "th" of every English sentence hardly), the latest on a tie."""
+    counts, the "th" of every English sentence hardly), the latest on a tie, and of facts
+    recorded at the same moment (one sentence read as a birthday and a plan) the first made
+    (the smallest id). The sums over the sets are exact (``fsum``): the same whatever order
+    the string hashes give them."""
     said = _pairs(candidate.text)
     held = {fact.id: _pairs(fact.text) for fact in facts}
     holding = Counter(pair for pairs in held.values() for pair in pairs)
     weights = {pair: math.log((1 + len(facts)) / (1 + holding[pair])) + 1.0 for pair in holding}
 
     def norm(pairs: set[str]) -> float:
-        return math.sqrt(sum(weights.get(pair, 1.0) ** 2 for pair in pairs))
+        return math.sqrt(math.fsum(weights.get(pair, 1.0) ** 2 for pair in pairs))
 
     def alike(fact: Fact) -> float:
         pairs = held[fact.id]
         if not said or not pairs:
             return 0.0
-        shared = sum(weights[pair] ** 2 for pair in said & pairs)
+        shared = math.fsum(weights[pair] ** 2 for pair in said & pairs)
         return shared / (norm(said) * norm(pairs))
 
-    return max(facts, key=lambda fact: (alike(fact), fact.recorded_at, fact.id))
+    return min(facts, key=lambda fact: (-alike(fact), -fact.recorded_at.timestamp(), fact.id))
 
 
 def replaced_fact(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
