@@ -13,8 +13,10 @@ import pytest
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.memory.extraction.clauses import split_sentences
-from omoide.memory.extraction.mentions import about_work, says_misspoke, tells_of_the_viewer
+from omoide.memory.extraction.mentions import about_work
+from omoide.memory.extraction.misspeaking import says_misspoke
 from omoide.memory.extraction.rules import decide, find_facts
+from omoide.memory.extraction.speaker import tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet, facet_of
 from omoide.memory.lexicon import Lexicon
@@ -353,6 +355,21 @@ def test_a_correction_holds_the_right_value_told_in_the_next_sentence(
     # a next sentence telling a fact of its own is that fact, corrected
     (own,) = find_facts("ごめん、さっき打ち間違えた。妹の名前はミサキ")
     assert own.corrects and own.text == "妹の名前はミサキ"
+
+
+def test_a_correction_naming_what_holds_is_the_correction_not_a_fact_beside_it() -> None:
+    """ "school name, I said it wrong: it's Leiden" beside a habit in the same sentence: the
+    correction is what names Leiden, and it replaces the fact it is most like."""
+    message = "아 아까 학교 이름 잘못 말함 ㅋㅋ it's Leiden, 둘이 맨날 헷갈려 서류에 다 써있는데"
+    correcting = [candidate for candidate in find_facts(message) if candidate.corrects]
+    assert [candidate.text for candidate in correcting] == ["아까 학교 이름 잘못 말함 it's Leiden"]
+    school = _fact("school", find_facts("Utrecht 대학교로 확정됨 교환학생 가")[0])
+    other = _fact("other", find_facts("주말엔 편의점 알바 함")[0])
+    decisions = decide(find_facts(message), [school, other])
+    assert ("update", "school") in {(d.action, d.target_fact_id) for d in decisions}
+    # saying only that one misspoke names nothing: the fact beside it corrects
+    (only,) = [c for c in find_facts("Sorry, I had it wrong. The party is on Friday") if c.corrects]
+    assert "Friday" in only.text
 
 
 @pytest.mark.parametrize(

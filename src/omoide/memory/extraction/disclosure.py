@@ -12,7 +12,7 @@ sentences written for it in Korean, Japanese, Chinese and English, no benchmark 
 A sentence the rules found nothing in becomes a fact here when
 
 * it is a statement about the viewer (the same reading as facts told in passing:
-  :func:`~omoide.memory.extraction.mentions.tells_of_the_viewer`), not a question, not
+  :func:`~omoide.memory.extraction.speaker.tells_of_the_viewer`), not a question, not
   too long; a long sentence the model does not read as one is read in parts (two clauses
   each, :class:`Reading`), and its part read most surely becomes the fact;
 * the model's logit is at least the model's ``threshold`` (chosen on the training data's
@@ -32,8 +32,9 @@ from dataclasses import dataclass
 
 from omoide.domain import TrustState
 from omoide.memory.extraction.clauses import Sentence, split_sentences
-from omoide.memory.extraction.mentions import tells_of_the_viewer, told_slot
+from omoide.memory.extraction.mentions import told_slot
 from omoide.memory.extraction.sentence_models import SentenceModel, load_model
+from omoide.memory.extraction.speaker import tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 
@@ -66,7 +67,7 @@ PART_MIN_CHARS = 40
 
 def told_readings(message: str) -> list[Reading]:
     """The sentences of ``message`` that may tell something about the viewer
-    (:func:`~omoide.memory.extraction.mentions.tells_of_the_viewer`), in the form a fact
+    (:func:`~omoide.memory.extraction.speaker.tells_of_the_viewer`), in the form a fact
     would keep them (:func:`~omoide.memory.facts.text.viewer_text`), with their parts."""
     found: dict[str, Reading] = {}
     for sentence in split_sentences(message):

@@ -28,6 +28,7 @@ passing is less certain.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from omoide.domain import TrustState
 from omoide.memory.extraction.change_words import (
@@ -38,7 +39,8 @@ from omoide.memory.extraction.change_words import (
     WORK_CHANGE,
 )
 from omoide.memory.extraction.clauses import Sentence
-from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
+from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
+from omoide.memory.extraction.speaker import tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.extraction.vocab import (
     EN_JOBS,
@@ -49,7 +51,6 @@ from omoide.memory.extraction.vocab import (
     JA_PETS,
     JA_PLANS,
     JA_RELATIVES,
-    JA_SELF,
     KO_JOBS,
     KO_PETS,
     KO_PLANS,
@@ -65,8 +66,6 @@ from omoide.memory.lexicon import Lexicon, alternatives
 
 TOLD_CONFIDENCE = 0.6
 MAX_SLOT_KEY = 48
-MAX_TOLD_CHARS = 160
-"""A longer sentence is a story, not a fact told in passing."""
 
 _FUTURE_DATES = (
     r"\b(?:tomorrow|tmrw|tmr|2morrow|(?:this|next)\s+(?:spring|summer|fall|autumn|winter)"
@@ -216,47 +215,6 @@ _NOT_ABOUT_PETS = re.compile(
 )
 """Words holding a pet's word that are about no pet ("hot dog", "夜猫子" a night owl)."""
 _FUTURE = re.compile(_FUTURE_DATES, re.IGNORECASE)
-_ADDRESSED = re.compile(
-    r"\b(?:you|your|yours|ur|u|ya)\b|(?:^|\s)(?:너|니가|네가|너는|넌|당신)|あなた|君|きみ|お前|おまえ"
-    r"|你|您",
-    re.IGNORECASE,
-)
-_PREFACE = re.compile(
-    r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all|(?:i\s+)?told\s+(?:you|u|ya))\b"
-    r"|있잖아(?:요)?|너네|여러분"
-    r"|聞いて(?:よ|ください)?|ねえねえ|みんな|見て見て|들어봐|자랑\s?(?:좀|해도)"
-    r"|跟你们?(?:说|讲)|告诉你们?|你们?知道吗|大家|(?:说出来)?你别笑|给你们?看看?|不瞒你说|你猜|你敢信",
-    re.IGNORECASE,
-)
-"""A preface telling the audience: what follows is still about the speaker."""
-_SPEAKER = re.compile(
-    rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
-    r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
-    r"|^\s*(?:(?:ok|so|omg|lol|update:?)\s+)?first\s+(?:day|week|shift|month)s?\s+(?:(?:done|over)\s+)?(?:at|in|of)\b"
-    # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
-    r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
-    r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"
-    r"|sold|built|kept|gave|wrote|ran|fell|hurt|spent|paid|told|heard|caught)\b"
-    # or doing, at the start or after a comma: "studying for the bar", "CompTIA Security+,
-    # trying to get out of help desk"
-    r"|(?:^|,)\s*(?:(?:still|just|finally|currently)\s+)?(?:trying|studying|working|learning"
-    r"|training|saving|planning|applying|preparing|moving|starting)\s+(?:to|for|on|at|in|into)\b",
-    re.IGNORECASE,
-)
-_CORRECTION = re.compile(
-    r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
-    r"|mix(?:ed|ing)\s+(?:it|them)\s+up|typo|autocorrect(?:ed)?"
-    r"|(?:had|got)\s+(?:it|that|the\s+\w+|(?:his|her|their|its|my)\s+\w+)\s+wrong)\b"
-    r"|정정|잘못\s?(?:말했|말함|썼|씀|적었|적음|쳤|침|알았|알고)|오타|헷갈렸|헷갈려서|착각"
-    r"|間違えた|間違えました|間違ってた|まちがえた|まちがえてた|まちがってた|言い間違"
-    r"|訂正|正しくは|混ざって|勘違い|打ち間違|誤字"
-    r"|说错了|打错了|写错了|更正|纠正|搞错了|记错了|口误|搞混了",
-    re.IGNORECASE,
-)
-"""A viewer saying they misspoke: what follows replaces what they told last."""
-_HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
-
-
 _WORK_READER = dict(_TOLD)["told_work"]
 _EVERY_WORD = Lexicon(word for _k, (lexicon, _p) in _TOLD if lexicon for word in lexicon)
 _EVERY_PATTERN = re.compile(
@@ -264,9 +222,15 @@ _EVERY_PATTERN = re.compile(
 )
 
 
-def says_misspoke(text: str) -> bool:
-    """Whether ``text`` says the viewer misspoke (what it tells replaces what they told)."""
-    return _CORRECTION.search(text) is not None
+def correcting_clause(sentences: Sequence[Sentence]) -> FactCandidate | None:
+    """A clause saying the viewer misspoke and naming what holds (:func:`corrects_with_a_value`),
+    as a fact of its own: the correction when no fact was read from it."""
+    for sentence in sentences:
+        for clause in sentence.clauses:
+            if corrects_with_a_value(clause.text):
+                found = _candidate("told_situation", "", viewer_text(clause.text), changes=False)
+                return found[0] if found else None
+    return None
 
 
 def may_tell(text: str) -> bool:
@@ -275,7 +239,7 @@ def may_tell(text: str) -> bool:
     return (
         _EVERY_WORD.find(text) is not None
         or _EVERY_PATTERN.search(text) is not None
-        or _CORRECTION.search(text) is not None
+        or says_misspoke(text)
     )
 
 
@@ -342,35 +306,6 @@ def _told_kind(read: str) -> tuple[str, str] | None:
     return kind, word
 
 
-def tells_of_the_viewer(sentence: Sentence) -> str | None:
-    """``sentence``'s text when it may tell something of the viewer in passing: a statement
-    (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
-    long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
-    text = sentence.text.strip()
-    if len(text) > MAX_TOLD_CHARS or not states_first(sentence):
-        return None
-    if about_the_viewer(text):
-        return text
-    rest = _past_the_stream(sentence)
-    return rest if rest and about_the_viewer(rest) else None
-
-
-def _past_the_stream(sentence: Sentence) -> str | None:
-    """What ``sentence`` says between its leading and trailing clauses about the stream or
-    to someone ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko), if anything."""
-    clauses = sentence.clauses
-    kept = [index for index, clause in enumerate(clauses) if not _not_of_the_viewer(clause.text)]
-    if not kept or (kept[0] == 0 and kept[-1] == len(clauses) - 1):
-        return None
-    first, last = clauses[kept[0]], clauses[kept[-1]]
-    return sentence.text[first.start : last.start + len(last.text)].strip()
-
-
-def _not_of_the_viewer(text: str) -> bool:
-    said = _PREFACE.sub(" ", text)
-    return bool(ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said))
-
-
 def told_facts(sentence: Sentence) -> list[FactCandidate]:
     """The fact ``sentence`` tells in passing, if any (see the module's rules)."""
     text = tells_of_the_viewer(sentence)
@@ -394,14 +329,6 @@ def _changes(kind: str, read: str) -> bool:
     if RENAMED.search(read) is None:
         return False
     return kind != "told_people" or NAMED.search(read) is not None
-
-
-def about_the_viewer(text: str) -> bool:
-    """Whether ``text`` speaks of the speaker: not of the stream, not to someone, and in
-    English with a word of the speaker (the other languages drop the subject)."""
-    if _not_of_the_viewer(text):  # "guess what", "跟你们说": to the audience, about oneself
-        return False
-    return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 
 
 def told_slot(kind: str, text: str) -> str:

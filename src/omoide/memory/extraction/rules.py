@@ -31,16 +31,17 @@ from omoide.memory.extraction.change_words import CHANGING_KINDS
 from omoide.memory.extraction.clauses import Clause, Sentence, normalised, split_sentences
 from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, states_something
 from omoide.memory.extraction.mentions import (
-    MAX_TOLD_CHARS,
+    correcting_clause,
     may_tell,
-    says_misspoke,
     says_work_changed,
     told_facts,
     told_slot,
 )
+from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
 from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
 from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
+from omoide.memory.extraction.speaker import MAX_TOLD_CHARS
 from omoide.memory.extraction.switching import game_left
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of
@@ -278,12 +279,18 @@ def _told_after(candidate: FactCandidate, before: Sentence) -> FactCandidate:
 
 
 def _as_corrections(message: str, found: list[FactCandidate]) -> list[FactCandidate]:
-    """A message saying the viewer misspoke corrects with its first fact; a sentence that
-    only says so ("I had it wrong") stands for the correction when nothing else does."""
+    """A message saying the viewer misspoke corrects with its first fact, or first with
+    the sentence saying so when it names what holds ("아까 학교 이름 잘못 말함 it's
+    Leiden"); a sentence that only says so ("I had it wrong") stands for the correction
+    when nothing else does."""
     if not says_misspoke(message):
         return found
     only_saying_so = [c for c in found if c.slot and c.slot.startswith("told_") and not c.terms]
-    stated = [c for c in found if c not in only_saying_so] or only_saying_so[:1]
+    valued = [c for c in only_saying_so if corrects_with_a_value(c.text)]
+    clause = None if valued else correcting_clause(split_sentences(message))
+    if clause is not None and not any(clause.text in c.text for c in found):
+        valued = [clause]
+    stated = [*valued, *(c for c in found if c not in only_saying_so)] or only_saying_so[:1]
     return [replace(stated[0], corrects=True), *stated[1:]] if stated else []
 
 

@@ -1,0 +1,87 @@
+"""Whose words a sentence is, and about whom: the gate of facts told in passing.
+
+A sentence may tell something of the viewer when it is a statement (not a question,
+hypothetical or past from its start), about the speaker (a word of theirs in English; the
+other languages drop the subject), not about the stream nor to someone, and not a story
+(at most :data:`MAX_TOLD_CHARS`). Its leading or trailing clauses about the stream are left
+out ("아 방송 늦게 옴, 집 오니까 게코 단테가…": the gecko).
+"""
+
+from __future__ import annotations
+
+import re
+
+from omoide.memory.extraction.clauses import Sentence
+from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
+from omoide.memory.extraction.vocab import JA_SELF
+
+MAX_TOLD_CHARS = 160
+"""A longer sentence is a story, not a fact told in passing."""
+
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|yours|ur|u|ya)\b|(?:^|\s)(?:너|니가|네가|너는|넌|당신)|あなた|君|きみ|お前|おまえ"
+    r"|你|您",
+    re.IGNORECASE,
+)
+_PREFACE = re.compile(
+    r"\b(?:guess\s+what|you\s+know\s+what|you\s+guys|y'?all|(?:i\s+)?told\s+(?:you|u|ya))\b"
+    r"|있잖아(?:요)?|너네|여러분"
+    r"|聞いて(?:よ|ください)?|ねえねえ|みんな|見て見て|들어봐|자랑\s?(?:좀|해도)"
+    r"|跟你们?(?:说|讲)|告诉你们?|你们?知道吗|大家|(?:说出来)?你别笑|给你们?看看?|不瞒你说|你猜|你敢信",
+    re.IGNORECASE,
+)
+"""A preface telling the audience: what follows is still about the speaker."""
+_SPEAKER = re.compile(
+    rf"\b(?:i|i'm|im|i've|ive|i'd|my|me|mine|myself|we|we're|our|us)\b|{JA_SELF}"
+    r"|^\s*(?:[\w'-]+\s+){1,3}here\b"  # "retired nurse here": a chat self-introduction
+    r"|^\s*(?:(?:ok|so|omg|lol|update:?)\s+)?first\s+(?:day|week|shift|month)s?\s+(?:(?:done|over)\s+)?(?:at|in|of)\b"
+    # the subject dropped, as chat does: "finally got a job", "just adopted a kitten"
+    r"|^\s*(?:(?:update:?|finally|just|so|ok\s+so|also|today|yesterday|lol|omg)\s+){0,2}"
+    r"(?:[a-z]{2,}ed|got|quit|left|bought|took|went|made|began|found|lost|broke|won|met|had"
+    r"|sold|built|kept|gave|wrote|ran|fell|hurt|spent|paid|told|heard|caught)\b"
+    # or doing, at the start or after a comma: "studying for the bar", "CompTIA Security+,
+    # trying to get out of help desk"
+    r"|(?:^|,)\s*(?:(?:still|just|finally|currently)\s+)?(?:trying|studying|working|learning"
+    r"|training|saving|planning|applying|preparing|moving|starting)\s+(?:to|for|on|at|in|into)\b",
+    re.IGNORECASE,
+)
+
+
+_HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]")
+
+
+def tells_of_the_viewer(sentence: Sentence) -> str | None:
+    """``sentence``'s text when it may tell something of the viewer in passing: a statement
+    (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
+    long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
+    text = sentence.text.strip()
+    if len(text) > MAX_TOLD_CHARS or not states_first(sentence):
+        return None
+    if about_the_viewer(text):
+        return text
+    rest = _past_the_stream(sentence)
+    return rest if rest and about_the_viewer(rest) else None
+
+
+def _past_the_stream(sentence: Sentence) -> str | None:
+    """What ``sentence`` says between its leading and trailing clauses about the stream or
+    to someone ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko), if anything."""
+    clauses = sentence.clauses
+    kept = [index for index, clause in enumerate(clauses) if not _not_of_the_viewer(clause.text)]
+    if not kept or (kept[0] == 0 and kept[-1] == len(clauses) - 1):
+        return None
+    first, last = clauses[kept[0]], clauses[kept[-1]]
+    return sentence.text[first.start : last.start + len(last.text)].strip()
+
+
+def _not_of_the_viewer(text: str) -> bool:
+    said = _PREFACE.sub(" ", text)
+    return bool(ABOUT_THE_STREAM.search(said) or _ADDRESSED.search(said))
+
+
+def about_the_viewer(text: str) -> bool:
+    """Whether ``text`` speaks of the speaker: not of the stream, not to someone, and in
+    English with a word of the speaker (the other languages drop the subject)."""
+    if _not_of_the_viewer(text):  # "guess what", "跟你们说": to the audience, about oneself
+        return False
+    return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
