@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -293,12 +293,22 @@ def reply_store_calls(
     store: MemoryBackend, scope: Scope, text: str, vector: Vector, now: datetime
 ) -> dict[str, Callable[[], Awaitable[object]]]:
     """The store calls ``Recaller`` makes for one message, with its default limits: the
-    two ``read_for_reply`` calls it makes, and each single-purpose read they are made of."""
+    one ``read_for_reply`` call of the embedded store (after the query is embedded), the
+    two a server store makes (one while the query is embedded, one by its vector), and
+    each single-purpose read they are made of."""
     recall = RecallConfig()
     episodes_where = EpisodeFilter(min_importance=recall.min_importance, until=now)
     episodes = recall.episode_candidates
     facts = recall.fact_candidates
     since = now - timedelta(days=recall.emotion_days)
+    besides = ReplyReads(
+        episodes_where,
+        episodes,
+        facts,
+        words=text,
+        emotions_between=(since, now),
+        facts_listed=FactFilter(include_inactive=True),
+    )
     return {
         "episode_vectors": partial(
             store.search_episode_vectors, scope, vector, where=episodes_where, limit=episodes
@@ -313,18 +323,8 @@ def reply_store_calls(
             store.search_fact_keywords, scope, text, where=FactFilter(), limit=facts
         ),
         "emotions": partial(store.list_emotions, scope, since=since, until=now),
-        "reply_reads_words": partial(
-            store.read_for_reply,
-            scope,
-            ReplyReads(
-                episodes_where,
-                episodes,
-                facts,
-                words=text,
-                emotions_between=(since, now),
-                facts_listed=FactFilter(include_inactive=True),
-            ),
-        ),
+        "reply_reads_all": partial(store.read_for_reply, scope, replace(besides, vector=vector)),
+        "reply_reads_words": partial(store.read_for_reply, scope, besides),
         "reply_reads_meaning": partial(
             store.read_for_reply, scope, ReplyReads(episodes_where, episodes, facts, vector=vector)
         ),

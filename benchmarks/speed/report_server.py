@@ -33,6 +33,8 @@ STORE_CALL_LABELS = {
     "fact_vectors": "fact vector search (k=20)",
     "fact_keywords": "fact keyword search (20)",
     "emotions": "emotions of the last 7 days",
+    "reply_reads_all": "the reply's reads in one call, after the embedding (embedded "
+    "store: all four searches, emotions, every fact)",
     "reply_reads_words": "the reply's reads without the vector, one call (both keyword "
     "searches, emotions, every fact)",
     "reply_reads_meaning": "the reply's reads by the vector, one call (both vector searches)",

@@ -1,10 +1,9 @@
 """The reply path: find what to remember for one message, under a token budget.
 
 Nothing here waits for a language model. The query is embedded once (cached for repeats),
-vector and keyword searches for episodes and facts and the emotion summary run
-concurrently. What reaches the prompt is reinforced off the reply path: the recall is
-noted here and written by the write path (see :mod:`omoide.memory.reinforce`).
-"""
+then the vector and keyword searches for episodes and facts and the emotions are read in
+one store call. What reaches the prompt is reinforced off the reply path: the recall is
+noted here and written by the write path (see :mod:`omoide.memory.reinforce`)."""
 
 from __future__ import annotations
 
@@ -86,8 +85,14 @@ class Recaller:
         floors: RelevanceFloor,
         names: CharacterNames | None = None,
         reinforcements: Reinforcements | None = None,
+        reads_while_embedding: bool = False,
     ) -> None:
+        """``reads_while_embedding``: read what needs no query vector while the query is
+        embedded (a store whose reads wait on the network); without it the query is
+        embedded first and one read asks for everything (an embedded store, whose reads
+        share this process's CPUs and interpreter lock with the embedding)."""
         self._store = store
+        self._reads_while_embedding = reads_while_embedding
         self._names = names
         self._names_cache: dict[str, tuple[str, ...]] = {}
         self._reinforcements = reinforcements or Reinforcements(store)
@@ -283,22 +288,29 @@ class Recaller:
         episodes_where: EpisodeFilter,
     ) -> ReplyFinding:
         """Both searches (``words`` for the keyword one), the emotions and, for the
-        prompt, the current facts; ``wanted`` is (search at all, read the profile)."""
+        prompt, the current facts; ``wanted`` is (search at all, read the profile). The
+        query is embedded first and everything read at once, or, with
+        ``reads_while_embedding``, what needs no vector is read meanwhile."""
         searched, with_profile = wanted
         recall = self._config.recall
-        limits = ReplyReads(
+        besides = ReplyReads(  # what needs no query vector
             episodes_where=episodes_where,
             episode_limit=recall.episode_candidates,
             fact_limit=recall.fact_candidates,
-        )
-        since = now - timedelta(days=recall.emotion_days)
-        besides = replace(  # what needs no query vector: read while the query is embedded
-            limits,
             words=words if searched and words.strip() else None,
-            emotions_between=(since, now),
+            emotions_between=(now - timedelta(days=recall.emotion_days), now),
             facts_listed=EVERY_FACT if with_profile else None,
         )
+        if searched and self._reads_while_embedding:
+            return joined(await self._overlapped(scope, query, besides), with_profile)
+        if searched:
+            besides = replace(besides, vector=await self._embedder.embed_query(query))
+        return joined([await self._store.read_for_reply(scope, besides)], with_profile)
+
+    async def _overlapped(self, scope: Scope, query: str, besides: ReplyReads) -> list[ReplyFound]:
+        """``besides`` read while the query is embedded, then the searches by meaning."""
         parts: list[ReplyFound] = []
+        limits = ReplyReads(besides.episodes_where, besides.episode_limit, besides.fact_limit)
 
         async def read(reads: ReplyReads) -> None:
             parts.append(await self._store.read_for_reply(scope, reads))
@@ -310,11 +322,10 @@ class Recaller:
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(read, besides)
-                if searched:
-                    group.start_soon(by_meaning)
+                group.start_soon(by_meaning)
         except ExceptionGroup as failures:
             raise first_omoide_error(failures) from failures
-        return joined(parts, with_profile)
+        return parts
 
     def _relevance(
         self,

@@ -64,7 +64,9 @@ async def build_recaller(
 ) -> Recaller:
     """The recaller over ``store``: ``embedder`` embeds queries (the full build's has the
     query cache), ``model_embedder`` names the model whose relevance floors apply (they are
-    calibrated once per model and cached in ``data_dir/relevance.json``)."""
+    calibrated once per model and cached in ``data_dir/relevance.json``). A server store's
+    reads run while the query is embedded; an embedded store's follow it (measured in
+    ``docs/benchmarks.md``)."""
     floors = await cached_relevance_floor(model_embedder, settings.data_dir / "relevance.json")
     return Recaller(
         store=store,
@@ -74,6 +76,7 @@ async def build_recaller(
         clock=clock,
         floors=floors,
         names=names,
+        reads_while_embedding=settings.store == "server",  # network waits overlap the model
     )
 
 

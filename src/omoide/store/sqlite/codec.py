@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
 
-from omoide.domain import as_utc
+from omoide.domain import Fact, as_utc
 from omoide.errors import InvalidInput
 from omoide.metadata import MetadataValue, check_metadata
 from omoide.store.record_fields import FieldEncoding
@@ -70,7 +72,24 @@ ROW_DECODER = RowDecoder(
     read_time=from_micros, read_strings=decode_strings, read_metadata=decode_metadata
 )
 episode_from_row = ROW_DECODER.episode
-fact_from_row = ROW_DECODER.fact
+
+FACTS_DECODED = 4096
+"""Facts kept decoded per process, by their row. A reply lists the viewer's facts and
+finds most of them again by meaning, and the next reply of the viewer reads them again; a
+row holds only immutable values and decodes to a frozen fact, so the same row is the same
+fact, and a fact that changed comes back as a new row."""
+
+
+@lru_cache(maxsize=FACTS_DECODED)
+def _decoded_fact(row: tuple[Any, ...]) -> Fact:
+    return ROW_DECODER.fact(row)
+
+
+def fact_from_row(row: Sequence[Any]) -> Fact:
+    """The fact of a row of ``FACT_COLUMNS`` (nothing after them)."""
+    return _decoded_fact(tuple(row))
+
+
 emotion_from_row = ROW_DECODER.emotion
 tombstone_from_row = ROW_DECODER.tombstone
 

@@ -205,7 +205,7 @@ def search_vectors(
         "WHERE f.scope_id = ? ORDER BY nearest.distance, f.id",
         (query, limit, scope_id, space.model_id, *conditions.parameters, scope_id),
     )
-    return [Hit(fact_from_row(row), vectors.similarity(row[-1])) for row in rows]
+    return [Hit(fact_from_row(row[:-1]), vectors.similarity(row[-1])) for row in rows]
 
 
 def search_keywords(
@@ -226,7 +226,7 @@ def search_keywords(
         "ORDER BY bm25(fact_keywords), f.id LIMIT ?",
         (expression, scope_id, *conditions.parameters, limit),
     )
-    return [Hit(fact_from_row(row), -float(row[-1])) for row in rows]
+    return [Hit(fact_from_row(row[:-1]), -float(row[-1])) for row in rows]
 
 
 def update_fact(
