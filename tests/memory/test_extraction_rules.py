@@ -361,3 +361,24 @@ def test_a_short_fact_going_on_from_the_sentence_before_holds_it(message: str, b
     # a sentence telling its own fact keeps it; the "still" fact is not joined to it
     found = find_facts("저 고양이 키워요. 아직도 무서워요")
     assert all(not ("고양이" in fact.text and "무서워요" in fact.text) for fact in found)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["my bad, the stream lagged for me", "I mean, 2 hours of stream is a lot"],
+)
+def test_saying_only_that_one_misspoke_corrects_nothing(message: str) -> None:
+    assert not any(fact.corrects for fact in find_facts(message))
+
+
+def test_a_short_still_fact_with_its_own_what_or_after_talk_to_the_stream_stays_alone() -> None:
+    assert [f.text for f in find_facts("오늘 비 온다던데. 지금도 서울 살아요")] == [
+        "지금도 서울 살아요"
+    ]
+    assert [f.text for f in find_facts("방송 왜 이렇게 늦게 켰어. 아직도 무서워요")] == [
+        "아직도 무서워요"
+    ]
+
+
+def test_an_emoji_inside_a_fact_keeps_its_value() -> None:
+    assert any("3월 8일" in fact.text for fact in find_facts("제 생일은 🎂 3월 8일이에요"))

@@ -100,3 +100,27 @@ def test_what_tells_no_new_game_of_the_viewer_ends_nothing(text: str) -> None:
 def test_a_game_still_named_is_not_left() -> None:
     facts = [told("both", "롤이랑 발로란트 랭크 둘 다 돌림", 0)]
     assert outcome(statement("요즘 발로란트만 함 랭크 재밌음"), facts) == set()
+
+
+@pytest.mark.parametrize(
+    ("known", "now"),
+    [
+        # words with other lives are no talk of a game
+        ("I work as a server at Olive Garden", "I only play Tekken now"),
+        ("I am allergic to steam cleaning products", "I only play Tekken now"),
+        ("회사 보스가 너무 싫어", "요즘 롤만 해"),
+        # another person's switch is none of the viewer's
+        ("I play Apex ranked every night", "my brother switched to Valorant, he is diamond 2"),
+        ("每天打王者上分", "我老公迷上了新游戏"),
+    ],
+)
+def test_what_is_no_game_or_not_the_viewers_switch_is_left(known: str, now: str) -> None:
+    facts = [told("known", known, 0)]
+    candidates = find_facts(now) or [statement(now)]
+    assert all(d.action == "add" for d in decide(candidates, facts))
+
+
+def test_a_long_run_of_digits_is_read_in_linear_time() -> None:
+    from omoide.memory.extraction.switching import GAME_TALK
+
+    assert GAME_TALK.search("1" * 50_000) is None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from omoide.memory.extraction.syntax import Script
 from omoide.memory.extraction.vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
-from omoide.memory.facts.text import scrub_marking
+from omoide.memory.facts.text import scrub
 from omoide.memory.patterns import is_low_signal
 
 MAX_MESSAGE_CHARS = 2000
@@ -50,9 +50,7 @@ class Sentence:
 
 
 _SENTENCE_END = re.compile(r"([!?！？。;；\n]+|\.+(?!\d))")
-_THOUGHT_END = "\x01"
-"""Where an emoji stood: a clause ends there, as at a comma."""
-_COMMA = re.compile(r"[,，、\x01](?!\d)")
+_COMMA = re.compile(r"[,，、](?!\d)")
 _CONNECTIVE = re.compile(
     r"\s+(?=(?:but|however|whereas)\b)"
     r"|(?<=[가-힣](?:는데|은데|인데|지만|거든|니까|어서|아서|해서))\s+"
@@ -119,7 +117,7 @@ def _sentence(text: str, ending: str) -> Sentence:
             where = text.find(bounded, start + skip)
             asked = _is_question(bounded, ending if last else "")
             clauses.append(Clause(bounded, asked, max(where, start)))
-    return Sentence(text.replace(_THOUGHT_END, " "), tuple(clauses))
+    return Sentence(text, tuple(clauses))
 
 
 def normalised(message: str) -> str:
@@ -129,9 +127,8 @@ def normalised(message: str) -> str:
 
 
 def split_sentences(message: str) -> list[Sentence]:
-    """The sentences of ``message`` (its first MAX_MESSAGE_CHARS, NFKC) with their clauses;
-    an emoji ends a clause as a comma does."""
-    pieces = _SENTENCE_END.split(scrub_marking(normalised(message), _THOUGHT_END))
+    """The sentences of ``message`` (its first MAX_MESSAGE_CHARS, NFKC) with their clauses."""
+    pieces = _SENTENCE_END.split(scrub(normalised(message)))
     sentences = []
     for index in range(0, len(pieces), 2):
         ending = pieces[index + 1] if index + 1 < len(pieces) else ""

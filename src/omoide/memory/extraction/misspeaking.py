@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from omoide.memory.extraction.value_words import value_words
+
 _CORRECTION = re.compile(
     r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
     r"|mix(?:ed|ing)\s+(?:it|them)\s+up|typo|autocorrect(?:ed)?"
@@ -30,12 +32,22 @@ def says_misspoke(text: str) -> bool:
 def corrects_with_a_value(text: str) -> bool:
     """Whether ``text`` says the viewer misspoke and then names what holds: a name, a
     number or a katakana word after the saying ("학교 이름 잘못 말함 it's Leiden",
-    "間違えた、正しくは3月8日"), not only that they misspoke."""
+    "間違えた、正しくは3月8日"), not only that they misspoke. "I mean" alone is a filler
+    of talk, not a correction naming a value."""
     said = _CORRECTION.search(text)
-    return said is not None and _A_VALUE.search(text[said.end() :]) is not None
+    if said is None or _FILLER_MEAN.fullmatch(said.group(0)):
+        return False
+    rest = text[said.end() :]
+    return bool(value_words(rest)) or _DIGIT.search(rest) is not None
 
 
-_A_VALUE = re.compile(
-    r"(?<![\w'])(?!(?:It|The|This|That|She|He|They|We|You|And|But|So|Not|Now|Sorry)\b)"
-    r"[A-Z][\w'+-]{2,}|\d|[\u30a1-\u30fa\u30fc]{2,}"
-)
+def only_misspeaking(text: str) -> bool:
+    """Whether ``text`` says nothing but that the viewer misspoke ("my bad", "I had it
+    wrong"): no value to put in a fact's place."""
+    rest = _CORRECTION.sub(" ", text)
+    return len(_WORD.findall(rest.replace("I ", " "))) == 0
+
+
+_FILLER_MEAN = re.compile(r"i\s+mean", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[^\W_]{2,}")

@@ -37,12 +37,17 @@ from omoide.memory.extraction.mentions import (
     told_facts,
     told_slot,
 )
-from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
+from omoide.memory.extraction.misspeaking import (
+    corrects_with_a_value,
+    only_misspeaking,
+    says_misspoke,
+)
 from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
 from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
-from omoide.memory.extraction.speaker import MAX_TOLD_CHARS
+from omoide.memory.extraction.speaker import MAX_TOLD_CHARS, about_the_viewer
 from omoide.memory.extraction.switching import game_left
+from omoide.memory.extraction.value_words import value_words
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facets import facet_of
 from omoide.memory.facts.text import (
@@ -78,10 +83,12 @@ _BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아�
 """A Korean clause that sets up what follows (background, reason, purpose): "…6살인데",
 "…하는데", "4월에 하프 마라톤 나가려고"."""
 _STILL = re.compile(
-    r"^\s*(?:아직도|아직|지금도|여전히|still|even\s+now|まだ|今でも|今も|还是|仍然|依然|到现在)",
+    r"^\s*(?:아직도|아직|지금도|여전히|still\b|even\s+now\b|まだ|今でも|今も|还是|仍然|依然|到现在)",
     re.IGNORECASE,
 )
 """A fact that goes on from the sentence before it ("아직도 무서워요", "still scared of it")."""
+_HUMBLE_I = re.compile(r"^저\s+")
+"""A Korean sentence opening with the humble "I" ("저 어릴 때부터…"), not "that"."""
 
 _UNTOLD_AS_WORK = frozenset({"plan", "allergy", "diet", "pet", "home", "hometown", "school"})
 """Slots a change of work told in the same words does not take over (a plan to start a job
@@ -272,8 +279,12 @@ def _told_after(candidate: FactCandidate, before: Sentence) -> FactCandidate:
     ("저 어릴 때부터 천둥 치면 이불 속에 숨어요... 아직도 무서워요"): it holds both."""
     if len(candidate.text) > MAX_BARE_FACT or not _STILL.search(candidate.text):
         return candidate
+    if value_words(candidate.text):  # "아직도 고양이 키워요" tells its own what
+        return candidate
     said = before.text.strip()  # its past is the story of what still holds
     if len(said) > MAX_TOLD_CHARS or any(clause.is_question for clause in before.clauses):
+        return candidate
+    if not about_the_viewer(_HUMBLE_I.sub("", said)):  # "방송 왜 늦게 켰어": to the stream
         return candidate
     return _joined(candidate, f"{said} {candidate.text}")
 
@@ -285,11 +296,12 @@ def _as_corrections(message: str, found: list[FactCandidate]) -> list[FactCandid
     when nothing else does."""
     if not says_misspoke(message):
         return found
+    found = [c for c in found if not only_misspeaking(c.text)]
     only_saying_so = [c for c in found if c.slot and c.slot.startswith("told_") and not c.terms]
     valued = [c for c in only_saying_so if corrects_with_a_value(c.text)]
-    clause = None if valued else correcting_clause(split_sentences(message))
-    if clause is not None and not any(clause.text in c.text for c in found):
-        valued = [clause]
+    named = None if valued else correcting_clause(split_sentences(message))
+    if named is not None and not any(named.text in c.text for c in found):
+        valued = [named]
     stated = [*valued, *(c for c in found if c not in only_saying_so)] or only_saying_so[:1]
     return [replace(stated[0], corrects=True), *stated[1:]] if stated else []
 

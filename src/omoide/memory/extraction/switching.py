@@ -11,9 +11,11 @@ A switch is told by the game-now rules ("I only play X now", "요즘 X만 해") 
 that is hooked on something ("obsessed with", "got me", 빠졌, ハマって, 沉迷) or leaves
 something behind ("haven't touched", 예전 게임, 前の, 不玩了) while it talks of a game. The
 newest fact of the other game is what it replaces (a decision ``update``); the other facts of
-it end (:mod:`omoide.memory.extraction.outdating`). Facts of other people ("my wife plays
-Pokémon", "妻はポケモンやってる") and plans are never ended; the viewer playing with a friend
-("배그 듀오 하다가 친구 먼저 죽어서 싸움") is the viewer's own play.
+it end (:mod:`omoide.memory.extraction.outdating`). Another person's switch ("my brother
+switched to Valorant") is none of the viewer's; facts of other people ("my wife plays
+Pokémon", "妻はポケモンやってる"), plans, who the viewer is and their health are never
+ended; the viewer playing with a friend ("배그 듀오 하다가 친구 먼저 죽어서 싸움") is the
+viewer's own play.
 """
 
 from __future__ import annotations
@@ -29,24 +31,27 @@ from omoide.memory.facets import Facet, facet_of
 from omoide.memory.facts.text import slot_parts
 
 GAME_TALK = re.compile(
-    r"\b(?:games?|gaming|gamers?|ranked|elo|mmr|plat|platinum|diamond|grandmaster|queue"
-    r"|lobby|servers?|raid|guild|clan|loot|speedrun|battle\s*pass|ps5|xbox|steam)\b"
-    r"|게임|(?<![가-힣])(?:겜|템)|랭크|랭겜|솔랭|티어|다이아|플래티넘|그마|챌린저|듀오|스쿼드"
-    r"|시즌|보스|길드|만렙|캐릭|출석|현질|가챠|고정팟|\d+\s?판"
-    r"|ゲーム|ランク|ウデマエ|ガチマ|ガチャ|周回|レート|ログイン|課金|デイリー|ボイチャ"
-    r"|游戏|手游|上分|段位|王牌|钻石|星耀|四排|双排|三排|开黑|赛季|排位|吃鸡|上星|掉星|氪金|抽卡"
-    r"|副本|公会|队友",
+    r"\b(?:gaming|gamer|gamers|ranked|elo|mmr|grandmaster|battle\s*pass|speedrun)\b"
+    r"|\b(?:my|the|this|that|a|new|old)\s+game\b|\bgames?\s+(?:night|nights|all\s+day)\b"
+    r"|\b(?:plat(?:inum)?|diamond|gold|silver|bronze|champ|master)\s+(?:\d|i{1,3}v?\b|iv\b)"
+    r"|게임|(?<![가-힣])(?:겜|템)|랭크|랭겜|솔랭|티어|다이아|그마|챌린저|듀오|스쿼드|만렙|현질|가챠"
+    r"|고정팟|길드"
+    r"|ゲーム|ランク|ウデマエ|ガチマ|ガチャ|周回|課金|ボイチャ"
+    r"|游戏|手游|上分|段位|王牌|上钻|上王者|星耀|四排|双排|三排|开黑|赛季|排位|吃鸡|上星|掉星"
+    r"|氪金|抽卡|副本|公会",
     re.IGNORECASE,
 )
-"""Words only talk of a game holds (a rank, a queue, a guild), in the four languages; not
-"play" (an instrument, a sport) nor a game's own name (no list of games is kept)."""
+"""Words only talk of a video game holds (a rank with its tier, ranked play, a guild,
+gacha), in the four languages; not "play" (an instrument, a sport), not words with other
+lives ("server", "steam", "queue", "season", "boss", "2판" of pizza), nor a game's own name
+(no list of games is kept)."""
 
 MOVED_ON = re.compile(
     r"\b(?:only|just)\s+play(?:ing)?\b|\bhooked\s+on\b|\bobsessed\s+with\b|\baddicted\s+to\b"
     r"|\bgot\s+me\b|\bswitched\s+(?:to|over)\b|\bhaven'?t\s+(?:touched|played|opened)\b"
-    r"|\binstead\b|\bnew\s+(?:game|obsession|main)\b"
+    r"|\bnew\s+(?:game|obsession|main)\b"
     r"|만\s?(?:해|함|하고|한다|하는|합니다|했)|빠져|빠졌|꽂혀|꽂혔|중독|갈아탔|갈아탐|예전\s?게임"
-    r"|접속도?\s?안|ばっか|ばかり|一筋|ハマって|はまって|乗り換え|引退|起動してない|前の"
+    r"|접속도?\s?안|ばっか|ばかり|一筋|ハマって|はまって|乗り換え|引退|起動してない|前のゲーム"
     r"|沉迷|迷上|入坑|只玩|改玩|换成|不玩|弃坑|退坑|上头",
     re.IGNORECASE,
 )
@@ -54,8 +59,9 @@ MOVED_ON = re.compile(
 
 _NOT_GAMES = frozenset(
     str.split(
-        "운동 공부 일 알바 다이어트 헬스 독서 육아 수영 勉強 仕事 運動 筋トレ バイト ダイエット"
-        " 学习 工作 运动 减肥 健身 work study gym"
+        "운동 공부 일 알바 다이어트 헬스 독서 육아 수영 피아노 기타 드럼 勉強 仕事 運動 筋トレ"
+        " バイト ダイエット 子育て 育児 家事 ピアノ ギター 学习 工作 运动 减肥 健身 带娃 钢琴 吉他"
+        " work study gym piano guitar drums violin"
     )
 )
 """What "요즘 X만 해" says of something that is no game."""
@@ -67,12 +73,16 @@ _SOMEONE_ELSE = re.compile(
 )
 """A fact whose subject is another person ("my wife plays Pokémon", "我老公在玩…"); Korean
 and Japanese subjects: :data:`~omoide.memory.extraction.syntax.OTHER_PERSON`."""
+_PLAY = frozenset({Facet.LIKES, Facet.HABITS, Facet.SITUATION, Facet.PEOPLE})
+"""The groups a fact of the viewer's own play is in."""
 
 
 def plays_now(candidate: FactCandidate) -> bool:
     """Whether ``candidate`` tells of the game the viewer plays now, a different one
     perhaps: a game-now statement, or one hooked on or leaving something while it talks
     of a game."""
+    if _of_someone_else(candidate.text):
+        return False
     if candidate.slot is not None and slot_parts(candidate.slot)[0] == "game_now":
         return not {term.casefold() for term in candidate.terms} & _NOT_GAMES
     return bool(MOVED_ON.search(candidate.text) and GAME_TALK.search(candidate.text))
@@ -105,14 +115,17 @@ def game_left(candidate: FactCandidate, facts: Sequence[Fact]) -> Fact | None:
 
 
 def _the_viewers_own(fact: Fact) -> bool:
-    """Whether ``fact`` tells of the viewer's own play: not a plan, and not of another
-    person (a fact of the people group may be the viewer playing with a friend)."""
+    """Whether ``fact`` tells of the viewer's own play of the moment: a like, a habit, what
+    is going on, or the viewer playing with a friend (a fact of the people group not about
+    another person); never who they are, their health, how to talk to them or a plan."""
     facet = facet_of(fact)
-    if facet is Facet.PLANS:
+    if facet not in _PLAY:
         return False
-    if facet is not Facet.PEOPLE:
-        return True
-    return not (OTHER_PERSON.search(fact.text) or _SOMEONE_ELSE.search(fact.text))
+    return facet is not Facet.PEOPLE or not _of_someone_else(fact.text)
+
+
+def _of_someone_else(text: str) -> bool:
+    return bool(OTHER_PERSON.search(text) or _SOMEONE_ELSE.search(text))
 
 
 def _named(candidate: FactCandidate) -> frozenset[str]:

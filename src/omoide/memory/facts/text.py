@@ -179,13 +179,6 @@ def scrub(text: str) -> str:
     return _LAUGHTER.sub(" ", _SYMBOLS.sub(" ", _INVISIBLE.sub("", text)))
 
 
-def scrub_marking(text: str, mark: str) -> str:
-    """``text`` scrubbed (:func:`scrub`), each emoji replaced by ``mark`` (one character)
-    instead of a space: where chat ends a thought ("sorry 😅 Vancouver is 8 hours behind
-    us"). Laughter is a space: "나 비건 된지 2년 됐어 ㅎㅎ 처음엔…" is one thought."""
-    return _LAUGHTER.sub(" ", _SYMBOLS.sub(mark, _INVISIBLE.sub("", text)))
-
-
 def viewer_text(text: str) -> str:
     """The viewer's words as a fact: no emoji, laughter, leading fillers, Chinese final
     particles or edge punctuation; spacing collapsed. May return an empty string."""
