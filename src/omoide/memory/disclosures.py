@@ -1,12 +1,14 @@
 """The write path's second look at what the rules took no fact from: the disclosure model.
 
 For each remembered exchange the rules read, the sentences that may tell something about
-the viewer (:func:`~omoide.memory.extraction.disclosure.told_sentences`) and that no rule
-fact was taken from (:func:`uncovered`) are embedded — one call for the batch; the vectors
+the viewer (:func:`~omoide.memory.extraction.disclosure.told_readings`, a long one with its
+parts of two clauses) and that no rule fact was taken from (:func:`uncovered`) are
+embedded — one call for the batch; the vectors
 are kept in the fact-vector cache, so a sentence that becomes a fact is not embedded
 again — and read by the shipped model
 (:func:`~omoide.memory.extraction.disclosure.load_disclosure_model`). A sentence it reads
-as a disclosure becomes a fact candidate beside the rules' own
+as a disclosure (a long sentence not read whole: its surest part) becomes a fact candidate
+beside the rules' own
 (:func:`~omoide.memory.extraction.disclosure.said_candidate`); when the rules found no fact
 in the message, the exchange's importance also gets the disclosure bonus they would have
 given it (:func:`~omoide.memory.importance.with_disclosure`).
