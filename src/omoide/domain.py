@@ -52,6 +52,8 @@ def __getattr__(name: str) -> Any:
 
 def as_utc(moment: datetime, *, name: str = "timestamp") -> datetime:
     """Return ``moment`` in UTC; naive datetimes are refused, never guessed."""
+    if moment.tzinfo is UTC:  # what every stored time is: astimezone would return it
+        return moment
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise InvalidInput(f"{name} must be timezone-aware (got naive {moment.isoformat()})")
     try:

@@ -17,6 +17,13 @@ The English phrases are then also looked for in the text with everything but let
 removed (``ignore-all_previous...instructions``), and the Korean, Japanese and Chinese
 ones in the text without spaces (``무 시 해``). ``benchmarks`` holds nothing for this: the
 catch rate and false positives are measured by ``tests/hostile/test_injection_forms.py``.
+
+Every memory line of a reply is read here once per process (:func:`omoide.fence.as_data`),
+so a reading skips what cannot match it: the leet readings of a text holding no digit or
+symbol they replace (they would be the text itself), the English phrases in a reading
+without a Latin letter, the Korean, Japanese and Chinese ones in a reading of ASCII only
+(every phrase needs a letter of its own script, which
+``tests/memory/test_reply_path_speedups.py`` reads from the patterns themselves).
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ _CONFUSABLES: Final = str.maketrans(
 """Cyrillic and Greek letters that look like Latin ones, after case folding."""
 _LEET_I: Final = str.maketrans("013457@$!|+", "oieastasiit")
 _LEET_L: Final = str.maketrans("013457@$!|+", "oleastasilt")
+_LEET_CHARACTER: Final = re.compile(r"[013457@$!|+]")
+"""What the leet readings replace: a text without one reads the same in them."""
+_LATIN_LETTER: Final = re.compile(r"[a-z]")
+"""What every English phrase holds (readings are case folded)."""
 _MIXED_WORD: Final = re.compile(r"[\w@$!|+]*[a-z][\w@$!|+]*")
 _SPELT_OUT: Final = re.compile(r"(?<![\w])(?:\w[ .\-_*·,]){2,}\w(?![\w])")
 _NOT_LETTERS: Final = re.compile(r"[\W\d_]+")
@@ -117,19 +128,28 @@ def _read_leet(text: str, table: dict[int, int]) -> str:
 def probes(text: str) -> tuple[str, ...]:
     """The normalised readings of ``text`` that the phrases are matched against."""
     base = _unspelt(_visible(text).translate(_CONFUSABLES))
-    readings = {base} | {_read_leet(base, table) for table in (_LEET_I, _LEET_L)}
+    readings = {base}
+    if _LEET_CHARACTER.search(base) is not None:
+        readings |= {_read_leet(base, table) for table in (_LEET_I, _LEET_L)}
     return tuple(_SPACE.sub(" ", reading) for reading in sorted(readings))
 
 
 def looks_like_instruction(text: str) -> bool:
     """Whether ``text`` reads like an attempt to instruct the model (see the module)."""
-    for reading in probes(text):
-        squeezed = _NOT_LETTERS.sub("", reading)
-        unspaced = _SPACE.sub("", reading)
-        if any(pattern.search(reading) for pattern in _ENGLISH):
-            return True
-        if any(pattern.search(squeezed) for pattern in _SQUEEZED):
-            return True
-        if any(pattern.search(reading) or pattern.search(unspaced) for pattern in _CJK):
-            return True
-    return False
+    return any(_english_phrase(reading) or _cjk_phrase(reading) for reading in probes(text))
+
+
+def _english_phrase(reading: str) -> bool:
+    if _LATIN_LETTER.search(reading) is None:  # every English phrase holds one
+        return False
+    squeezed = _NOT_LETTERS.sub("", reading)
+    return any(pattern.search(reading) for pattern in _ENGLISH) or any(
+        pattern.search(squeezed) for pattern in _SQUEEZED
+    )
+
+
+def _cjk_phrase(reading: str) -> bool:
+    if reading.isascii():  # every Korean, Japanese and Chinese phrase holds its own letters
+        return False
+    unspaced = _SPACE.sub("", reading)
+    return any(pattern.search(reading) or pattern.search(unspaced) for pattern in _CJK)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -92,26 +92,25 @@ def collapse_repeats(
     ranked: Sequence[Ranked[Episode]],
     *,
     similarity: float = REPEAT_SIMILARITY,
-    window: int | None = None,
+    keep: int | None = None,
+    shown: Callable[[Ranked[Episode]], bool] | None = None,
 ) -> tuple[list[Ranked[Episode]], dict[str, Repeats]]:
     """``ranked`` with each group of (near-)identical episodes reduced to its best member,
     in the same order, and the :class:`Repeats` of every kept episode said more than once.
 
-    Only the first ``window`` entries are compared (all when ``None``): the reply path
-    shows a handful, and comparing every candidate with every other cost milliseconds.
+    ``keep`` keeps the first groups only (the prompt shows a handful): once they are
+    formed, a later entry is compared with them alone, and left out if it joins none.
+    ``shown`` says whether an entry may be shown at all; one it refuses is left out as if
+    absent. It is asked only of an entry that opens a group or joins one, so a candidate
+    that could not have changed the kept groups is never read for it.
     """
     groups: list[_Group] = []
-    for entry in ranked if window is None else ranked[:window]:
-        text = said(entry.item)
-        key, terms = _saying(text)
-        group = next(
-            (
-                group
-                for group in groups
-                if (key and key == group.key) or _alike(terms, group.terms, similarity)
-            ),
-            None,
-        )
+    for entry in ranked:
+        key, terms = _saying(said(entry.item))
+        group = next((group for group in groups if _same(group, key, terms, similarity)), None)
+        full = keep is not None and len(groups) >= keep
+        if (group is None and full) or (shown is not None and not shown(entry)):
+            continue
         if group is None:
             groups.append(_Group(entry, key, terms, [entry.item.recorded_at]))
         else:
@@ -124,11 +123,18 @@ def collapse_repeats(
     return [group.kept for group in groups], repeats
 
 
+def _same(group: _Group, key: str, terms: frozenset[str], similarity: float) -> bool:
+    """Whether a saying (its comparable ``key`` and ``terms``) repeats ``group``'s."""
+    return bool(key and key == group.key) or _alike(terms, group.terms, similarity)
+
+
 def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
     """The episodes a profile fact already says in the same words: its own source
     episodes whose viewer message is (nearly all) the fact's text. Showing both would
     spend the budget twice on one sentence."""
     sources = set(fact.source_episode_ids)
+    if not any(entry.item.id in sources for entry in episodes):
+        return set()  # the usual case: no episode shown is the fact's source
     said = comparable(fact.text)
     restated = set()
     for entry in episodes:

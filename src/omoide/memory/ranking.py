@@ -52,6 +52,8 @@ def _check_weight(value: float, *, name: str) -> float:
 
 
 def _is_finite_number(value: object) -> bool:
+    if type(value) is float:  # the usual case, answered without the checks below
+        return math.isfinite(value)
     return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 

@@ -184,9 +184,9 @@ class Recaller:
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
         if for_prompt:
-            window = REPEAT_WINDOW * (limit or recall.episodes_in_context)
-            episodes = [entry for entry in episodes[:window] if not _low_signal(said(entry.item))]
-            episodes, repeats = collapse_repeats(episodes)
+            shown = limit or recall.episodes_in_context
+            window = episodes[: REPEAT_WINDOW * shown]
+            episodes, repeats = collapse_repeats(window, keep=shown, shown=_worth_a_line)
         profile = None
         if for_prompt:
             matched = {item_id: score.value for item_id, score in fact_relevance.items()}
@@ -370,6 +370,11 @@ class Recaller:
 SIGNAL_CACHED = 8192
 """Remembered texts whose low-signal reading is kept per process (a text never changes)."""
 _low_signal = lru_cache(maxsize=SIGNAL_CACHED)(is_low_signal)
+
+
+def _worth_a_line(entry: Ranked[Episode]) -> bool:
+    """Whether an episode may be shown: a low-signal turn never is."""
+    return not _low_signal(said(entry.item))
 
 
 REPEAT_WINDOW = 4

@@ -264,7 +264,16 @@ def told_kinds(text: str) -> frozenset[str]:
     """Every kind of thing ``text`` names a word of (a pet or relative, an allergy, work, an
     event, ...), whatever the shape of its sentences: what a memory holding it is about."""
     read = _NOT_ABOUT_PETS.sub(" ", text)
-    return frozenset(kind for kind, reader in _TOLD if _told_place(reader, read) is not None)
+    return frozenset(kind for kind, reader in _TOLD if _names_a_word(reader, read))
+
+
+def _names_a_word(reader: _Reader, text: str) -> bool:
+    """Whether ``text`` names a word of ``reader``'s group (:func:`_told_place` without
+    looking for the first place: the pattern is not searched once a word is found)."""
+    words, pattern = reader
+    if words is not None and words.locate(text) is not None:
+        return True
+    return pattern is not None and pattern.search(text) is not None
 
 
 def _told_word(reader: _Reader, text: str) -> str | None:
