@@ -1,8 +1,9 @@
 """The fast cue readers answer exactly what the plain readings they replaced answer.
 
-``cued_facets`` skips the English alternations on a text without a letter ``re`` folds to
-ASCII, and :class:`~omoide.memory.lexicon.Lexicon` jumps to the places where one of its
-words starts; both were the reply path's costliest reading of remembered text. The references
+``cued_facets`` searches only the patterns whose literals the text holds (a text without an
+English cue's words skips its alternation), and :class:`~omoide.memory.lexicon.Lexicon`
+jumps to the places where one of its words starts; both were the reply path's costliest
+reading of remembered text. The references
 here are the plain forms: one alternation per group over the whole text, and a look at
 every character.
 """

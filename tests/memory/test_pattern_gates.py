@@ -25,8 +25,9 @@ from omoide.memory.pattern_gates import (
     PatternGate,
     required_literals,
     set_bits,
+    top_level_alternatives,
 )
-from omoide.memory.patterns import _ALTERNATIVES, SIGNAL_GROUPS, _top_level_alternatives
+from omoide.memory.patterns import _ALTERNATIVES, SIGNAL_GROUPS
 
 GATED_PATTERNS = [rule.pattern for rule in RULES] + [pattern for _name, pattern in _ALTERNATIVES]
 
@@ -215,7 +216,7 @@ def test_word_characters_without_underscore_are_exactly_letters_and_digits() -> 
 
 @pytest.mark.parametrize(("name", "pattern"), list(SIGNAL_GROUPS.items()))
 def test_signal_groups_are_cut_only_at_top_level_bars(name: str, pattern: re.Pattern[str]) -> None:
-    alternatives = _top_level_alternatives(pattern.pattern)
+    alternatives = top_level_alternatives(pattern.pattern)
     assert "|".join(alternatives) == pattern.pattern
     assert len(alternatives) > 5
     for alternative in alternatives:
@@ -224,5 +225,5 @@ def test_signal_groups_are_cut_only_at_top_level_bars(name: str, pattern: re.Pat
 
 
 def test_top_level_alternatives_respect_groups_classes_and_escapes() -> None:
-    assert _top_level_alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
-    assert _top_level_alternatives("[]|]x|y") == ["[]|]x", "y"]
+    assert top_level_alternatives(r"a|(b|c)|[|]|\||d") == ["a", "(b|c)", "[|]", r"\|", "d"]
+    assert top_level_alternatives("[]|]x|y") == ["[]|]x", "y"]

@@ -4,9 +4,10 @@ Each shortcut skips work whose result is known: a text with no character of a ca
 the fence removes is printable (``str.isprintable``), a character ``re`` counts as neither
 a word character nor ``_`` is exactly one ``str.isalnum`` refuses, an empty JSON list or
 object needs no parser, a reading without a letter of a phrase's script cannot hold the
-phrase, a group of told things is named once one of its words is found, repeats are
-looked for only among the episodes the prompt can show, a time already in UTC is itself.
-The references here are the plain forms, over every code point or many mixed texts.
+phrase, a group of told things is named by any alternative whose literals the text holds
+or by one of its words, repeats are looked for only among the episodes the prompt can
+show, a time already in UTC is itself. The references here are the plain forms, over
+every code point or many mixed texts.
 """
 
 from __future__ import annotations
@@ -158,6 +159,26 @@ def plain_told_kinds(text: str) -> frozenset[str]:
 
 @pytest.mark.parametrize("text", READ_TEXTS)
 def test_told_kinds_names_what_the_first_place_of_each_group_names(text: str) -> None:
+    assert told_kinds(text) == plain_told_kinds(text)
+
+
+TOLD_PIECES = sorted(
+    {
+        literal
+        for _reader, alternative in mentions._TOLD_ALTERNATIVES
+        for literal in required_literals(alternative) or ()
+    }
+    | {literal for literal in required_literals(mentions._NOT_ABOUT_PETS) or ()}
+    | {" ", "my ", "dog", "우리 ", "개가", "猫", "I'm", "from Busan", "FROM busan", "ı", "K"}
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(TOLD_PIECES), max_size=6))
+def test_told_kinds_names_what_the_first_place_of_each_group_names_in_any_mix(
+    pieces: list[str],
+) -> None:
+    text = "".join(pieces)
     assert told_kinds(text) == plain_told_kinds(text)
 
 

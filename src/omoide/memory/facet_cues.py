@@ -9,11 +9,13 @@ their facts as relevant to the message (:mod:`omoide.memory.viewer_profile`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from omoide.memory.facets import Facet
 from omoide.memory.lexicon import trie_pattern
+from omoide.memory.pattern_gates import PatternGate, set_bits
 
 _CUES: dict[Facet, tuple[str, ...]] = {
     Facet.HEALTH: (
@@ -145,19 +147,26 @@ def _other_cues(cues: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 _OTHER_CUES: dict[Facet, tuple[re.Pattern[str], ...]] = {
     facet: _other_cues(cues[1:]) for facet, cues in _CUES.items()
 }
-_LATIN_LETTER = re.compile(r"[a-z]", re.IGNORECASE)
-"""What an ASCII letter matches without case: the 52 letters and the four non-ASCII ones
-``re`` folds to them (İ ı ſ K). A text without one cannot match an English cue, and the
-English alternations (tried at every position) are most of the cost."""
+_CUE_PATTERNS: tuple[tuple[Facet, re.Pattern[str]], ...] = tuple(
+    (facet, pattern) for facet in _CUES for pattern in (_LATIN_CUES[facet], *_OTHER_CUES[facet])
+)
+"""Every group's patterns, English first: a group is cued when one of them matches."""
+
+
+@functools.cache
+def _cue_gate() -> PatternGate:
+    """The patterns a text can match, from their literals (:mod:`.pattern_gates`): a
+    text without an English cue's words skips its alternation, tried at every position
+    and most of the cost. Built on first use: it parses every cue's expression."""
+    return PatternGate.of([pattern for _facet, pattern in _CUE_PATTERNS])
 
 
 def cued_facets(message: str) -> frozenset[Facet]:
     """The profile groups ``message`` bears on (empty for a message that cues none)."""
     folded = unicodedata.normalize("NFKC", message).casefold()
-    latin = _LATIN_LETTER.search(folded) is not None
-    return frozenset(
-        facet
-        for facet in _CUES
-        if (latin and _LATIN_CUES[facet].search(folded))
-        or any(pattern.search(folded) for pattern in _OTHER_CUES[facet])
-    )
+    cued: set[Facet] = set()
+    for index in set_bits(_cue_gate().possible(folded)):
+        facet, pattern = _CUE_PATTERNS[index]
+        if facet not in cued and pattern.search(folded):
+            cued.add(facet)
+    return frozenset(cued)

@@ -249,6 +249,28 @@ def _literals(key: str, filed: Sequence[tuple[str, int]]) -> _Literals:
     return _Literals(single, tuple((literal, mask) for literal, mask in filed if literal != key))
 
 
+def top_level_alternatives(source: str) -> list[str]:
+    """``source`` cut at each ``|`` outside groups and classes: ``"a|(b|c)"`` gives
+    ``["a", "(b|c)"]``. A pattern finds a match exactly when one of these does, and each
+    may have a requirement the whole alternation lacks."""
+    alternatives, start, depth, in_class, escaped = [], 0, 0, False, False
+    for position, character in enumerate(source):
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif in_class:
+            in_class = character != "]" or source[position - 1] == "["
+        elif character == "[":
+            in_class = True
+        elif character in "()":
+            depth += 1 if character == "(" else -1
+        elif character == "|" and depth == 0:
+            alternatives.append(source[start:position])
+            start = position + 1
+    return [*alternatives, source[start:]]
+
+
 def set_bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:

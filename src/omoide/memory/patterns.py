@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from omoide.memory.pattern_gates import PatternGate, set_bits
+from omoide.memory.pattern_gates import PatternGate, set_bits, top_level_alternatives
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 
@@ -307,31 +307,10 @@ def asks_without_self(text: str) -> bool:
     return _QUESTION_END.search(folded) is not None and _FIRST_PERSON.search(folded) is None
 
 
-def _top_level_alternatives(source: str) -> list[str]:
-    """``source`` cut at each ``|`` outside groups and classes: ``"a|(b|c)"`` gives
-    ``["a", "(b|c)"]``. A pattern finds a match exactly when one of these does."""
-    alternatives, start, depth, in_class, escaped = [], 0, 0, False, False
-    for position, character in enumerate(source):
-        if escaped:
-            escaped = False
-        elif character == "\\":
-            escaped = True
-        elif in_class:
-            in_class = character != "]" or source[position - 1] == "["
-        elif character == "[":
-            in_class = True
-        elif character in "()":
-            depth += 1 if character == "(" else -1
-        elif character == "|" and depth == 0:
-            alternatives.append(source[start:position])
-            start = position + 1
-    return [*alternatives, source[start:]]
-
-
 _ALTERNATIVES = tuple(
     (name, re.compile(alternative))
     for name, pattern in SIGNAL_GROUPS.items()
-    for alternative in _top_level_alternatives(pattern.pattern)
+    for alternative in top_level_alternatives(pattern.pattern)
 )
 """Each signal group's alternatives on their own: a group matches when one of them does,
 and the gate below skips those whose literals are missing from the text."""

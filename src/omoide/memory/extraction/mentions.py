@@ -27,6 +27,7 @@ passing is less certain.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -63,6 +64,7 @@ from omoide.memory.extraction.vocab import (
 )
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 from omoide.memory.lexicon import Lexicon, alternatives
+from omoide.memory.pattern_gates import PatternGate, set_bits, top_level_alternatives
 
 TOLD_CONFIDENCE = 0.6
 MAX_SLOT_KEY = 48
@@ -262,18 +264,40 @@ def about_work(text: str) -> bool:
 
 def told_kinds(text: str) -> frozenset[str]:
     """Every kind of thing ``text`` names a word of (a pet or relative, an allergy, work, an
-    event, ...), whatever the shape of its sentences: what a memory holding it is about."""
-    read = _NOT_ABOUT_PETS.sub(" ", text)
-    return frozenset(kind for kind, reader in _TOLD if _names_a_word(reader, read))
+    event, ...), whatever the shape of its sentences: what a memory holding it is about.
+
+    Only whether a group is named matters here, not where: a group's pattern is tried by
+    its alternatives that the text holds the literals of (:mod:`..pattern_gates`), and its
+    words only when none of them matched."""
+    gates = _told_gates()
+    read = _NOT_ABOUT_PETS.sub(" ", text) if gates[0].possible(text) else text
+    named: set[int] = set()
+    for index in set_bits(gates[1].possible(read)):
+        reader, alternative = _TOLD_ALTERNATIVES[index]
+        if reader not in named and alternative.search(read):
+            named.add(reader)
+    return frozenset(
+        kind
+        for reader, (kind, (words, _pattern)) in enumerate(_TOLD)
+        if reader in named or (words is not None and words.locate(read) is not None)
+    )
 
 
-def _names_a_word(reader: _Reader, text: str) -> bool:
-    """Whether ``text`` names a word of ``reader``'s group (:func:`_told_place` without
-    looking for the first place: the pattern is not searched once a word is found)."""
-    words, pattern = reader
-    if words is not None and words.locate(text) is not None:
-        return True
-    return pattern is not None and pattern.search(text) is not None
+_TOLD_ALTERNATIVES: tuple[tuple[int, re.Pattern[str]], ...] = tuple(
+    (reader, re.compile(alternative, pattern.flags))
+    for reader, (_kind, (_words, pattern)) in enumerate(_TOLD)
+    if pattern is not None
+    for alternative in top_level_alternatives(pattern.pattern)
+)
+"""Each group's pattern cut into its alternatives (:data:`_TOLD`'s order), with its group."""
+
+
+@functools.cache
+def _told_gates() -> tuple[PatternGate, PatternGate]:
+    """What a text can match: the words about no pet, then each alternative of a group.
+    Built on first use: it parses every expression."""
+    alternatives = [pattern for _reader, pattern in _TOLD_ALTERNATIVES]
+    return PatternGate.of([_NOT_ABOUT_PETS]), PatternGate.of(alternatives)
 
 
 def _told_word(reader: _Reader, text: str) -> str | None:
