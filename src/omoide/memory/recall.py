@@ -184,9 +184,9 @@ class Recaller:
         episodes = await self._with_neighbours(scope, episodes, episodes_where)
         repeats: dict[str, Repeats] = {}
         if for_prompt:
-            shown = limit or recall.episodes_in_context
-            window = episodes[: REPEAT_WINDOW * shown]
-            episodes, repeats = collapse_repeats(window, keep=shown, shown=_worth_a_line)
+            in_context = limit or recall.episodes_in_context
+            window = episodes[: REPEAT_WINDOW * in_context]
+            episodes, repeats = collapse_repeats(window, keep=in_context, shown=_worth_a_line)
         profile = None
         if for_prompt:
             matched = {item_id: score.value for item_id, score in fact_relevance.items()}
