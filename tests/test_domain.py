@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from omoide.clock import FixedClock
+from omoide.clock import FixedClock, moment_of
 from omoide.domain import Episode, Scope, as_utc, check_unit_interval, new_id
 from omoide.errors import InvalidInput
 from omoide.metadata import check_metadata
@@ -46,6 +46,15 @@ def test_naive_datetimes_are_refused_and_aware_ones_become_utc() -> None:
     converted = as_utc(datetime(2026, 1, 1, 9, tzinfo=KST))
     assert converted == datetime(2026, 1, 1, 0, tzinfo=UTC)
     assert converted.tzinfo is UTC
+
+
+def test_a_moment_given_wins_over_the_clock_and_a_naive_one_is_refused_by_name() -> None:
+    clock = FixedClock(datetime(2026, 5, 1, tzinfo=UTC))
+    assert moment_of(None, clock) == datetime(2026, 5, 1, tzinfo=UTC)
+    given = moment_of(datetime(2026, 1, 1, 9, tzinfo=KST), clock)
+    assert given == datetime(2026, 1, 1, 0, tzinfo=UTC)
+    with pytest.raises(InvalidInput, match="^at must be timezone-aware"):
+        moment_of(datetime(2026, 1, 1), clock, name="at")
 
 
 @pytest.mark.parametrize("value", [-0.01, 1.01, float("nan"), True])

@@ -12,6 +12,11 @@ class Clock(Protocol):
     def now(self) -> datetime: ...
 
 
+def moment_of(given: datetime | None, clock: Clock, *, name: str = "now") -> datetime:
+    """The moment a caller gave, in UTC (refused when naive), or the clock's now."""
+    return as_utc(given, name=name) if given is not None else clock.now()
+
+
 class SystemClock:
     """The wall clock, in UTC."""
 

@@ -27,8 +27,8 @@ from omoide.character.identity_policy import (
 )
 from omoide.character.identity_store import ChangeStore, IdentityVersionStore
 from omoide.character.library import CharacterLibrary
-from omoide.clock import Clock
-from omoide.domain import as_utc, new_id
+from omoide.clock import Clock, moment_of
+from omoide.domain import new_id
 from omoide.errors import Conflict, NotFound
 from omoide.metrics import Metrics
 from omoide.store.records.identity import (
@@ -98,7 +98,7 @@ class IdentityService:
         return self._policy
 
     def _at(self, at: datetime | None) -> datetime:
-        return as_utc(at, name="at") if at is not None else self._clock.now()
+        return moment_of(at, self._clock, name="at")
 
     async def current_profile(self, character_id: str) -> CharacterProfile:
         """The evolved profile when there are versions, else the profile file's."""

@@ -27,14 +27,13 @@ from omoide.character.state_store import CharacterStateStore
 from omoide.character.topics import TopicTracker
 from omoide.chat.client import ClientHistory, Sampling
 from omoide.chat.history import SessionHistory
-from omoide.clock import Clock
+from omoide.clock import Clock, moment_of
 from omoide.domain import (
     MAX_MESSAGE_CHARS,
     MAX_TOPICS,
     Scope,
     TurnInput,
     TurnState,
-    as_utc,
     check_identifier,
     check_message,
 )
@@ -165,7 +164,7 @@ class Conversation:
         if self._profiles is not None:
             evolved = await self._profiles.current_profile(request.character_id)
             character = replace(character, profile=evolved)
-        now = as_utc(request.now, name="now") if request.now else self._clock.now()
+        now = moment_of(request.now, self._clock)
         scope = request.scope
         state = await self._states.load(scope) or initial_state(character.profile)
         recollection = await self._recall(scope, request.message, now)

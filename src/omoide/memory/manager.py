@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from omoide.clock import Clock
+from omoide.clock import Clock, moment_of
 from omoide.domain import (
     DisplayName,
     EmotionRecord,
@@ -21,7 +21,6 @@ from omoide.domain import (
     TurnInput,
     TurnState,
     ViewerSummary,
-    as_utc,
 )
 from omoide.memory.config import MemoryConfig
 from omoide.memory.context import MemoryContext
@@ -128,7 +127,7 @@ class MemoryManager:
         return self._clock
 
     def _now(self, now: datetime | None) -> datetime:
-        return as_utc(now, name="now") if now is not None else self._clock.now()
+        return moment_of(now, self._clock)
 
     # --- the reply path ---------------------------------------------------------------
     async def retrieve_context(

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from omoide.clock import Clock
-from omoide.domain import Fact, Scope, ScopeExport, as_utc
+from omoide.clock import Clock, moment_of
+from omoide.domain import Fact, Scope, ScopeExport
 from omoide.memory.decay import DecayPreview, DecayReading, preview_decay
 from omoide.memory.forgetting import DecayPolicy
 from omoide.memory.viewer_profile import ProfileConfig, ViewerProfile, build_profile
@@ -58,7 +58,7 @@ class MemoryReader:
     async def profile(self, scope: Scope, *, now: datetime | None = None) -> ViewerProfile:
         """The viewer profile with no message to steer it: facts chosen by their weight
         alone, as :meth:`MemoryManager.profile` chooses them without a message."""
-        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        moment = moment_of(now, self._clock)
         facts = await self._store.list_facts(scope, where=FactFilter())
         known = [fact for fact in facts if fact.recorded_at <= moment]
         return build_profile(scope, known, relevance={}, config=self._profile)
@@ -80,6 +80,6 @@ class MemoryReader:
             self._store,
             character_id,
             policy=self._decay,
-            now=as_utc(now, name="now") if now is not None else self._clock.now(),
+            now=moment_of(now, self._clock),
             purge_archived_before=purge_archived_before,
         )

@@ -16,8 +16,8 @@ from typing import Protocol, TypeVar
 
 import anyio
 
-from omoide.clock import Clock
-from omoide.domain import Episode, Fact, Scope, Vector, as_utc
+from omoide.clock import Clock, moment_of
+from omoide.domain import Episode, Fact, Scope, Vector
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
 from omoide.memory.addressing import CharacterNames, without_names
@@ -119,7 +119,7 @@ class Recaller:
 
         The reinforcement is written off the reply path; only when so many notes wait that
         a flush is due (nothing else flushes them) does the reply write the oldest two."""
-        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        moment = moment_of(now, self._clock)
         context, searched = await self.look_up(scope, query, now=moment)
         budget = self._config.recall.token_budget if token_budget is None else token_budget
         rendered = context.render(budget_tokens=budget, counter=self._counter, now=moment)
@@ -138,7 +138,7 @@ class Recaller:
         episodes."""
         if limit is not None and limit < 1:
             raise InvalidInput(f"limit must be at least 1 (got {limit})")
-        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        moment = moment_of(now, self._clock)
         context, _ = await self.look_up(scope, query, now=moment, for_prompt=False, limit=limit)
         return context
 

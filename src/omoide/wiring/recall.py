@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from omoide.clock import Clock
+from omoide.clock import Clock, moment_of
 from omoide.config import Settings
-from omoide.domain import Scope, as_utc
+from omoide.domain import Scope
 from omoide.embed.base import Embedder
 from omoide.memory.addressing import CharacterNames
 from omoide.memory.associations import AssociationConfig
@@ -102,7 +102,7 @@ class RecallOnly:
     async def profile(
         self, scope: Scope, message: str | None = None, *, now: datetime | None = None
     ) -> ViewerProfile:
-        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        moment = moment_of(now, self._clock)
         return await self._recaller.profile(scope, message, now=moment)
 
 
@@ -122,7 +122,7 @@ class NothingToRecall:
         now: datetime | None = None,
         token_budget: int | None = None,
     ) -> Recollection:
-        moment = as_utc(now, name="now") if now is not None else self._clock.now()
+        moment = moment_of(now, self._clock)
         budget = self._token_budget if token_budget is None else token_budget
         context = MemoryContext()
         rendered = context.render(
