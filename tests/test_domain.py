@@ -53,7 +53,7 @@ def test_a_moment_given_wins_over_the_clock_and_a_naive_one_is_refused_by_name()
     assert moment_of(None, clock) == datetime(2026, 5, 1, tzinfo=UTC)
     given = moment_of(datetime(2026, 1, 1, 9, tzinfo=KST), clock)
     assert given == datetime(2026, 1, 1, 0, tzinfo=UTC)
-    with pytest.raises(InvalidInput, match="^at must be timezone-aware"):
+    with pytest.raises(InvalidInput, match=r"^at must be timezone-aware"):
         moment_of(datetime(2026, 1, 1), clock, name="at")
 
 
