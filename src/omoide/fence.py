@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Final
 
 from omoide.injection import looks_like_instruction
+from omoide.text_caches import remembers_text
 
 _LINE_BREAKS: Final = re.compile(r"[\r\n\t\v\f\x1c-\x1e\x85\u2028\u2029]")
 KEPT_FORMAT: Final = frozenset({"\u200c", "\u200d"})
@@ -86,6 +87,7 @@ profile facts and episodes message after message, and reading a text for instruc
 costs more than the rest of the line."""
 
 
+@remembers_text
 @lru_cache(maxsize=AS_DATA_CACHED)
 def as_data(text: str, limit: int) -> str:
     """Sanitised, shortened and quoted; an instruction-like text becomes reported speech."""

@@ -24,6 +24,7 @@ from omoide.llm.scripted import ScriptedChatModel
 from omoide.store.base import EpisodeFilter
 from omoide.store.keywords import cached_word_count
 from omoide.store.sqlite.connection import open_connection
+from omoide.text_caches import cached_text_count
 from omoide.wiring import Omoide, build
 
 START = datetime(2025, 1, 10, 20, tzinfo=UTC)
@@ -289,10 +290,21 @@ async def test_a_reply_does_not_wait_for_the_stores_writer(app: Omoide) -> None:
 
 
 @pytest.mark.anyio
-async def test_forgetting_a_viewer_also_empties_the_analyzers_word_cache(app: Omoide) -> None:
+async def test_forgetting_empties_every_cache_of_remembered_text(app: Omoide) -> None:
+    """A forgotten viewer's words do not wait in a cache until they would be evicted:
+    the stemmer's words, quoted lines, decoded facts, token counts, fact vectors."""
     scope = Scope("haru", "forgettable")
-    await app.memory.store_interaction(scope, "I adore skateboarding with Maximilian", "wow")
+    await app.memory.store_interaction(
+        scope, "I adore skateboarding with my brother Maximilian", "wow"
+    )
     await app.memory.retrieve_context(scope, "skateboarding adventures")
-    assert cached_word_count() > 0
+    assert cached_word_count() > 0 and cached_text_count() > 0
     await app.memory.forget_viewer(scope)
-    assert cached_word_count() == 0
+    assert cached_word_count() == 0 and cached_text_count() == 0
+
+    again = await app.memory.store_interaction(scope, "my brother Maximilian skates", "cool")
+    await app.memory.retrieve_context(scope, "skateboarding adventures")
+    assert cached_text_count() > 0
+    assert again.episode_id is not None
+    await app.memory.delete_episode(scope, again.episode_id)
+    assert cached_text_count() == 0

@@ -19,6 +19,7 @@ from omoide.domain import Matrix, Vector
 from omoide.embed.base import Embedder
 from omoide.embed.vectors import check_text
 from omoide.errors import ConfigError
+from omoide.text_caches import holds_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class CachedQueryEmbedder:
         self._entries: OrderedDict[str, _Entry] = OrderedDict()
         self._hits = 0
         self._misses = 0
+        holds_text(self)
 
     @property
     def inner(self) -> Embedder:
@@ -94,6 +96,13 @@ class CachedQueryEmbedder:
 
     def clear(self) -> None:
         self._entries.clear()
+
+    def forget_texts(self) -> None:
+        """Drop every cached query (memory was forgotten: :mod:`omoide.text_caches`)."""
+        self.clear()
+
+    def texts_held(self) -> int:
+        return len(self._entries)
 
     def _lookup(self, text: str) -> Vector | None:
         entry = self._entries.get(text)

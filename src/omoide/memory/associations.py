@@ -34,6 +34,7 @@ from omoide.domain import Episode
 from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import FACET_ORDER, Facet, facet_of_kind
 from omoide.memory.ranking import Relevance
+from omoide.text_caches import remembers_text
 
 FACETS_CACHED = 4096
 """Exchanges whose groups are remembered per process (their text never changes)."""
@@ -49,6 +50,7 @@ class AssociationConfig:
     min_importance: float = 0.5
 
 
+@remembers_text
 @lru_cache(maxsize=FACETS_CACHED)
 def memory_facets(text: str) -> frozenset[Facet]:
     """The profile groups a remembered message is about: its cue words and the words

@@ -41,6 +41,7 @@ from omoide.memory.facets import Facet
 from omoide.memory.ranking import Ranked
 from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import PROFILE_SHARE, ProfileEntry, ViewerProfile
+from omoide.text_caches import remembers_text
 
 OPENING_TAG = "<memories>"
 CLOSING_TAG = "</memories>"
@@ -58,6 +59,7 @@ LABELS_CACHED = 1024
 """Emotion labels whose prompt form is remembered per process (a label set is small)."""
 
 
+@remembers_text
 @lru_cache(maxsize=LABELS_CACHED)
 def _label(label: str) -> str | None:
     """An emotion label fit for the prompt, or ``None`` if it says nothing or instructs."""

@@ -42,7 +42,7 @@ from omoide.memory.turns import StoredTurn
 from omoide.memory.viewer_profile import ViewerProfile
 from omoide.metadata import MetadataValue
 from omoide.store.base import EpisodeFilter, FactFilter
-from omoide.store.keywords import forget_cached_words
+from omoide.text_caches import forget_cached_texts
 
 HEALTH_PROBE_SCOPE = Scope("omoide-health", "probe")
 
@@ -262,7 +262,9 @@ class MemoryManager:
     ) -> Tombstone:
         """Delete a fact for good (see :func:`~omoide.memory.deletion.delete_fact_for_good`)."""
         at = self._clock.now()
-        return await delete_fact_for_good(self._deletion, scope, fact_id, reason=reason, at=at)
+        tombstone = await delete_fact_for_good(self._deletion, scope, fact_id, reason=reason, at=at)
+        forget_cached_texts()
+        return tombstone
 
     # --- episodes, emotions, viewers ----------------------------------------------------
     async def delete_episode(
@@ -271,9 +273,11 @@ class MemoryManager:
         """Delete an exchange and the facts learned from it alone (see
         :func:`~omoide.memory.deletion.delete_episode_and_facts`)."""
         at = self._clock.now()
-        return await delete_episode_and_facts(
+        tombstone = await delete_episode_and_facts(
             self._deletion, scope, episode_id, reason=reason, at=at
         )
+        forget_cached_texts()
+        return tombstone
 
     async def emotion_summary(
         self, scope: Scope, *, days: int | None = None, now: datetime | None = None
@@ -288,9 +292,10 @@ class MemoryManager:
     async def forget_viewer(
         self, scope: Scope, *, reason: str = "forgotten by request"
     ) -> ForgetReport:
-        """Delete everything of ``scope``; the keyword analyzer's cache of words goes too."""
+        """Delete everything of ``scope``; every cache of remembered text is emptied too
+        (:mod:`omoide.text_caches`)."""
         report = await self._viewers.forget_viewer(scope, reason=reason, at=self._clock.now())
-        forget_cached_words()
+        forget_cached_texts()
         return report
 
     async def export_viewer(self, scope: Scope) -> ScopeExport:

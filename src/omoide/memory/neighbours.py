@@ -34,6 +34,7 @@ from omoide.domain import Episode
 from omoide.errors import ConfigError
 from omoide.memory.extraction.clauses import asks_something
 from omoide.memory.ranking import Ranked, ScoreComponents
+from omoide.text_caches import remembers_text
 
 Key = TypeVar("Key", bound=Hashable)
 
@@ -118,7 +119,7 @@ def with_neighbours(
 QUESTIONS_CACHED = 8192
 """Messages whose reading as a question is remembered per process (a text never changes)."""
 
-_asks = lru_cache(maxsize=QUESTIONS_CACHED)(asks_something)
+_asks = remembers_text(lru_cache(maxsize=QUESTIONS_CACHED)(asks_something))
 
 
 def asked(episode: Episode) -> bool:

@@ -39,6 +39,7 @@ from omoide.memory.tokens import TokenCounter
 from omoide.memory.viewer_profile import ViewerProfile, build_profile
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
 from omoide.store.keywords import analyze_query
+from omoide.text_caches import remembers_text
 
 logger = logging.getLogger(__name__)
 
@@ -369,7 +370,7 @@ class Recaller:
 
 SIGNAL_CACHED = 8192
 """Remembered texts whose low-signal reading is kept per process (a text never changes)."""
-_low_signal = lru_cache(maxsize=SIGNAL_CACHED)(is_low_signal)
+_low_signal = remembers_text(lru_cache(maxsize=SIGNAL_CACHED)(is_low_signal))
 
 
 def _worth_a_line(entry: Ranked[Episode]) -> bool:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Protocol
 
 from omoide.errors import ConfigError, InvalidInput
+from omoide.text_caches import holds_text
 
 
 class TokenCounter(Protocol):
@@ -118,6 +119,16 @@ class SentencePieceTokenCounter:
         self._cache_size = cache_size
         self._hits = self._misses = 0
         self._lock = threading.Lock()
+        holds_text(self)
+
+    def forget_texts(self) -> None:
+        """Drop every counted text (memory was forgotten: :mod:`omoide.text_caches`)."""
+        with self._lock:
+            self._cache.clear()
+
+    def texts_held(self) -> int:
+        with self._lock:
+            return len(self._cache)
 
     def count(self, text: str) -> int:
         if not text or text.isspace():

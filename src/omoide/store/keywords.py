@@ -38,6 +38,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from omoide.text_caches import remembers_text
+
 ANALYZER_VERSION = 2
 """The version of the analysis below: 1 was before stemming, 2 stems English words.
 
@@ -153,10 +155,11 @@ def stem(token: str) -> str:
     return _english_stem(token)
 
 
+@remembers_text
 @lru_cache(maxsize=65536)
 def _english_stem(token: str) -> str:
     """Cached: a Snowball stem costs ~18 us. Only ASCII words are held, and
-    :func:`forget_cached_words` drops them when a viewer or character is forgotten."""
+    :func:`omoide.text_caches.forget_cached_texts` drops them when memory is forgotten."""
     stemmer = getattr(_STEMMERS, "english", None)
     if stemmer is None:
         stemmer = snowballstemmer.stemmer("english")
@@ -167,11 +170,6 @@ def _english_stem(token: str) -> str:
 def cached_word_count() -> int:
     """How many words the stemmer cache holds now."""
     return _english_stem.cache_info().currsize
-
-
-def forget_cached_words() -> None:
-    """Drop every word the stemmer cache holds (called when memory is forgotten)."""
-    _english_stem.cache_clear()
 
 
 QUERY_STOP_WORDS = frozenset(

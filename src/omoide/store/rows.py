@@ -30,6 +30,7 @@ from omoide.domain import (
     TrustState,
 )
 from omoide.metadata import MetadataValue
+from omoide.text_caches import remembers_text
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -144,6 +145,7 @@ def _scope(row: Row) -> Scope:
     return _scope_of(row[0], row[1])
 
 
+@remembers_text
 @lru_cache(maxsize=SCOPES_CACHED)
 def _scope_of(character_id: str, user_id: str | None) -> Scope:
     return Scope(character_id, user_id)

@@ -59,6 +59,7 @@ from omoide.stream.config import StreamConfig
 from omoide.stream.logs import ViewerWorkLog
 from omoide.stream.summaries import structured_viewer_summary
 from omoide.stream.viewer_prompt import batch_text, parse_viewer_reply, viewer_batch_messages
+from omoide.text_caches import forget_cached_texts
 
 logger = logging.getLogger(__name__)
 
@@ -236,6 +237,7 @@ class ViewerWorker:
         logger.info("viewer %s was forgotten during a batch; forgetting its writes", scope)
         reason = "forgotten while being summarised"
         await self._store.forget_viewer(scope, reason=reason, at=self._clock.now())
+        forget_cached_texts()
 
     async def _ask(
         self, llm: ChatModel, batch: ViewerBatch, scope: Scope

@@ -23,6 +23,7 @@ import anyio
 from omoide.domain import Vector
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput, OmoideError
+from omoide.text_caches import holds_text
 
 DEFAULT_TEXTS_PER_CALL = 32
 DEFAULT_CACHED_FACT_TEXTS = 4096
@@ -36,6 +37,14 @@ class FactVectorCache:
             raise InvalidInput(f"max_entries must be at least 0 (got {max_entries})")
         self._max_entries = max_entries
         self._vectors: OrderedDict[str, Vector] = OrderedDict()
+        holds_text(self)
+
+    def forget_texts(self) -> None:
+        """Drop every kept vector (memory was forgotten: :mod:`omoide.text_caches`)."""
+        self._vectors.clear()
+
+    def texts_held(self) -> int:
+        return len(self._vectors)
 
     def __len__(self) -> int:
         return len(self._vectors)

@@ -17,6 +17,7 @@ from omoide.errors import InvalidInput
 from omoide.metadata import MetadataValue, check_metadata
 from omoide.store.record_fields import FieldEncoding
 from omoide.store.rows import FACT_SOURCE_IDS, RowDecoder, fact_columns
+from omoide.text_caches import remembers_text
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 ONE_MICROSECOND = timedelta(microseconds=1)
@@ -80,6 +81,7 @@ row holds only immutable values and decodes to a frozen fact, so the same row is
 fact, and a fact that changed comes back as a new row."""
 
 
+@remembers_text
 @lru_cache(maxsize=FACTS_DECODED)
 def _decoded_fact(row: tuple[Any, ...]) -> Fact:
     return ROW_DECODER.fact(row)
