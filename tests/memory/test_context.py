@@ -588,6 +588,31 @@ def test_a_reserve_fact_an_episode_line_says_in_the_same_words_is_not_said_twice
     assert rendered.fact_ids == ("other",)
 
 
+@pytest.mark.parametrize(
+    ("said", "restates"),
+    [
+        ("booked a week in Cornwall w my mate, cheapest cottage lol hope it has walls", True),
+        ("ugh booked a week in Cornwall w my mate, cheapest cottage hope it has walls", True),
+        ("booked a week in Cornwall w my mate. also my sister got into Leeds for uni", False),
+        ("booked a week in Cornwall", False),
+    ],
+)
+def test_an_episode_line_the_profile_says_without_its_laughter_is_not_said_twice(
+    said: str, restates: bool
+) -> None:
+    kept = "booked a week in Cornwall w my mate, cheapest cottage hope it has walls"
+    told = replace(fact(kept, fact_id="trip").item, source_episode_ids=("e1",))
+    context = MemoryContext(
+        episodes=(episode(said, 0.4, episode_id="e1"),),
+        profile=ViewerProfile(
+            SCOPE, (ProfileEntry(told, Facet.PLANS, 0.5, 0.0, 0.5),), total_facts=1
+        ),
+    )
+    rendered = context.render(budget_tokens=ROOMY, counter=LineCounter(), now=NOW)
+    assert rendered.fact_ids == ("trip",)
+    assert rendered.episode_ids == (() if restates else ("e1",))
+
+
 def test_a_profile_line_is_the_viewers_words_and_when_a_plan_was_told() -> None:
     pet = fact("우리 집 강아지 이름은 보리예요", fact_id="pet").item
     plan = fact("다음 주에 면접 있어요", fact_id="plan").item

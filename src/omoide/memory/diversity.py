@@ -15,11 +15,13 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from omoide.domain import Episode, Fact
 from omoide.memory.ranking import Ranked
 from omoide.store.keywords import analyze_document
+from omoide.text_caches import remembers_text
 
 REPEAT_SIMILARITY = 0.8
 RESTATED_SHARE = 0.8
@@ -65,6 +67,7 @@ SAYINGS_CACHED = 8192
 """Texts whose comparable form and words are remembered per process (texts never change)."""
 
 
+@remembers_text
 @lru_cache(maxsize=SAYINGS_CACHED)
 def _saying(text: str) -> tuple[str, frozenset[str]]:
     """``text``'s :func:`comparable` form and its keyword terms."""
@@ -141,7 +144,19 @@ def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
         if entry.item.id not in sources or not said:
             continue
         message = comparable(entry.item.user_message)
-        shorter, longer = sorted((said, message), key=len)
-        if message and shorter in longer and len(shorter) >= RESTATED_SHARE * len(longer):
+        if message and _says_nearly_all(said, message):
             restated.add(entry.item.id)
     return restated
+
+
+def _says_nearly_all(said: str, message: str) -> bool:
+    """Whether one of two folded texts holds the other, in order, and the shorter is at
+    least :data:`RESTATED_SHARE` of the longer: a fact keeps the viewer's sentence with
+    its laughter and filler words taken out ("…we could find lol hope it has walls")."""
+    shorter, longer = sorted((said, message), key=len)
+    if len(shorter) < RESTATED_SHARE * len(longer):
+        return False
+    if shorter in longer:
+        return True
+    blocks = SequenceMatcher(None, shorter, longer, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) == len(shorter)
