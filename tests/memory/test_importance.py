@@ -233,6 +233,34 @@ def test_each_signal_group_is_recognised_in_every_language(signal: str, message:
 
 @pytest.mark.parametrize(
     "message",
+    [
+        "gn, see you tomorrow",
+        "they said it might snow tomorrow",
+        "내일 비 온대",
+        "明日も配信ある？",
+        "明天又要下雨了",
+        "next week already huh",
+    ],
+)
+def test_a_time_to_come_alone_is_small_talk_not_a_plan(message: str) -> None:
+    result = score_by_rules(message, "", emotion_intensity=0.0)
+    assert "soon" in result.signals
+    assert "plan" not in result.signals
+    assert result.score < 0.4
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["내일 면접 보러 가요", "来週引っ越す予定", "下周要搬到杭州", "I'm flying to Lima tomorrow"],
+)
+def test_a_plan_with_its_time_is_still_a_plan(message: str) -> None:
+    result = score_by_rules(message, "", emotion_intensity=0.0)
+    assert {"soon", "plan"} <= set(result.signals) or "date" in result.signals
+    assert result.score >= 0.6
+
+
+@pytest.mark.parametrize(
+    "message",
     ["I'd like a coffee", "오늘 날씨 좋네", "它在累计数据", "I love you", "不喜欢的话就算了"],
 )
 def test_look_alikes_are_not_preferences(message: str) -> None:

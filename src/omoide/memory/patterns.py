@@ -211,14 +211,17 @@ SIGNAL_GROUPS: Mapping[str, re.Pattern[str]] = MappingProxyType(
             r"|谢谢|感谢|多谢|爱你|想你"
             r"|\bthank|\bthx\b|\bty\b|grateful|appreciate|\blove (?:you|u)\b|\bmiss (?:you|u)\b"
         ),
-        "plan": _compile(
-            r"다음\s*(?:주|달|번 주|학기)|내일|모레|이번\s*주말|예정|계획|준비\s*(?:하고|중)"
-            r"|이사|첫 출근|보러 가|하러 가|갈 거"
-            r"|来週|来月|来年|明日|あした|明後日|今度の|週末|予定|つもり|引っ越|準備中|受ける|受験"
-            r"|下周|下週|下个月|下個月|明年|明天|后天|後天|这周末|這週末|打算|准备|準備|计划|計劃"
-            r"|要去|要搬|搬家|搬到|搬去"
+        "soon": _compile(  # a time to come, alone: "see you tomorrow", "snow tomorrow"
+            r"다음\s*(?:주|달|번 주|학기)|내일|모레|이번\s*주말"
+            r"|来週|来月|来年|明日|あした|明後日|今度の|週末"
+            r"|下周|下週|下个月|下個月|明年|明天|后天|後天|这周末|這週末"
             r"|\bnext\s+(?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday"
             r"|sunday|weekend|semester)\b|\btomorrow\b|\bthis\s+weekend\b"
+        ),
+        "plan": _compile(
+            r"예정|계획|준비\s*(?:하고|중)|이사|첫 출근|보러 가|하러 가|갈 거"
+            r"|予定|つもり|引っ越|準備中|受ける|受験"
+            r"|打算|准备|準備|计划|計劃|要去|要搬|搬家|搬到|搬去"
             r"|\bi'?m\s+(?:going|moving|getting|having|visiting|starting|applying|flying|leaving)\b"
             r"|\bi\s+(?:will|plan|want)\s+to\b|\bplanning\b|\bmy first day\b"
         ),
@@ -290,7 +293,8 @@ DISCLOSURE_GROUPS = frozenset(
     }
 )  # fmt: skip
 """Signal groups that tell something about the viewer; the others (``habit``, ``unique``,
-``affection``) are weak on their own ("always", "first time", "thanks")."""
+``affection``, ``soon``) are weak on their own ("always", "first time", "thanks", a bare
+"tomorrow": "see you tomorrow", "it might snow tomorrow" tell nothing of the viewer)."""
 
 _FIRST_PERSON = _compile(
     r"(?<![가-힣])(?:저|제|나|내|난|전|우리)(?:는|가|도|의|랑|한테|요)?(?![가-힣])"
