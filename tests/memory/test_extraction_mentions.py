@@ -415,6 +415,21 @@ def test_a_sentence_hypothetical_or_past_from_its_start_tells_nothing(message: s
     assert tells_of_the_viewer(split_sentences("我喜欢你的声音")[0]) is None
 
 
+@pytest.mark.parametrize(
+    ("message", "tells"),
+    [
+        ("今日帰ったらインコが肩に飛んできて、疲れ全部消えた", True),
+        ("行ったら楽しかった", True),
+        ("もし宝くじ当たったら家買う", False),
+        ("合格したらお祝いしたいな", False),
+    ],
+)
+def test_a_japanese_tara_told_in_the_past_is_a_moment_not_a_condition(
+    message: str, tells: bool
+) -> None:
+    assert (tells_of_the_viewer(split_sentences(message)[0]) is not None) is tells
+
+
 def test_a_japanese_place_starting_with_a_chinese_demonstrative_is_no_this_or_that() -> None:
     assert tells_of_the_viewer(split_sentences("那覇のアパート、窓開けたらヤモリいた")[0])
     assert tells_of_the_viewer(split_sentences("那首歌我超喜欢")[0]) is None

@@ -143,8 +143,22 @@ def states_first(sentence: Sentence) -> bool:
     if not sentence.clauses or sentence.clauses[0].is_question:
         return False
     text = sentence.text
-    turn = NOT_ABOUT_NOW.search(text)
+    turn = _first_turn(text)
     return turn is None or len(object_key(text[: turn.start()])) >= MIN_STATED_FIRST
+
+
+_WHEN_IT_HAPPENED = re.compile(r"(?:た|だった|でした|ました)(?=[、,\s]|$)")
+"""A past ending after たら: "帰ったら…全部消えた" is when it happened, not if."""
+
+
+def _first_turn(text: str) -> re.Match[str] | None:
+    """The first hypothetical, wish or past in ``text``; a たら told in the past is a
+    moment, not a condition ("今日帰ったらちゅん太が肩に飛んできて…消えた")."""
+    for turn in NOT_ABOUT_NOW.finditer(text):
+        if turn.group() == "たら" and _WHEN_IT_HAPPENED.search(text, turn.end()):
+            continue
+        return turn
+    return None
 
 
 def clause_hits(clause: Clause, sentence: str, message: str, *, gated: bool = True) -> list[Hit]:
