@@ -85,6 +85,16 @@ def test_the_default_embedder_has_a_model_and_others_have_none() -> None:
         ("방송 늦게 옴, 하루 목소리 좋다", []),
         # the subject dropped before a doing: the speaker's
         ("training for a triathlon in june", ["training for a triathlon in june"]),
+        # news told in short pieces with no word of the speaker: the run, read together
+        (
+            "so uh. Noor's pregnant. due in May. sitting in the car processing it with you lol",
+            ["Noor's pregnant. due in May"],
+        ),
+        ("the boss has three phases", []),  # one such piece alone is a remark
+        (
+            "my brother got a puppy. name's Kiwi. so tiny",
+            ["my brother got a puppy", "name's Kiwi. so tiny"],
+        ),
         (
             "CompTIA Security+, trying to get out of help desk",
             ["CompTIA Security+, trying to get out of help desk"],

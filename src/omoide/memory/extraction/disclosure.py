@@ -34,7 +34,7 @@ from omoide.domain import TrustState
 from omoide.memory.extraction.clauses import Sentence, split_sentences
 from omoide.memory.extraction.mentions import told_slot
 from omoide.memory.extraction.sentence_models import SentenceModel, load_model
-from omoide.memory.extraction.speaker import tells_of_the_viewer
+from omoide.memory.extraction.speaker import tells_of_the_viewer, told_fragment
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 
@@ -68,14 +68,32 @@ PART_MIN_CHARS = 40
 def told_readings(message: str) -> list[Reading]:
     """The sentences of ``message`` that may tell something about the viewer
     (:func:`~omoide.memory.extraction.speaker.tells_of_the_viewer`), in the form a fact
-    would keep them (:func:`~omoide.memory.facts.text.viewer_text`), with their parts."""
+    would keep them (:func:`~omoide.memory.facts.text.viewer_text`), with their parts; and
+    each run of short pieces with no word of the speaker, joined ("Dana's pregnant. due in
+    March": :func:`~omoide.memory.extraction.speaker.told_fragment`)."""
     found: dict[str, Reading] = {}
-    for sentence in split_sentences(message):
-        text = tells_of_the_viewer(sentence)
+    run: list[str] = []
+    for sentence in [*split_sentences(message), None]:
+        fragment = None if sentence is None else told_fragment(sentence)
+        if fragment is not None:
+            run.append(fragment)
+            continue
+        if len(run) >= MIN_RUN:  # pieces of news with no word of the speaker, told together
+            joined = viewer_text(". ".join(run))
+            if joined and object_key(joined):
+                found.setdefault(joined, Reading(joined))
+        run = []
+        text = None if sentence is None else tells_of_the_viewer(sentence)
         kept = None if text is None else viewer_text(text)
-        if text is not None and kept and object_key(kept):
+        if sentence is not None and text is not None and kept and object_key(kept):
             found.setdefault(kept, Reading(kept, _parts(sentence, text, kept)))
     return list(found.values())
+
+
+MIN_RUN = 2
+"""Short statements with no word of the speaker are read only as a run of at least this
+many (:func:`~omoide.memory.extraction.speaker.told_fragment`): one alone ("the boss has
+three phases") is a remark."""
 
 
 def told_sentences(message: str) -> list[str]:

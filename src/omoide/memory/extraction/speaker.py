@@ -63,6 +63,21 @@ def tells_of_the_viewer(sentence: Sentence) -> str | None:
     return rest if rest and about_the_viewer(rest) else None
 
 
+FRAGMENT_CHARS = 40
+"""A statement this short with no word of the speaker may be a piece of their news."""
+
+
+def told_fragment(sentence: Sentence) -> str | None:
+    """``sentence``'s text when it is a short statement, not about the stream nor to
+    someone, with no word of the speaker: chat tells news in pieces ("so uh. Dana's
+    pregnant. due in March."), and a run of them is read together
+    (:func:`~omoide.memory.extraction.disclosure.told_readings`); ``None`` otherwise."""
+    text = sentence.text.strip()
+    if not text or len(text) > FRAGMENT_CHARS or not states_first(sentence):
+        return None
+    return None if _not_of_the_viewer(text) or about_the_viewer(text) else text
+
+
 def _past_the_stream(sentence: Sentence) -> str | None:
     """What ``sentence`` says between its leading and trailing clauses about the stream or
     to someone ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko), if anything."""
