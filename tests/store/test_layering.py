@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "omoide.metrics",
             "omoide.wire_types",
             "omoide.lazy_names",
+            "omoide.text_caches",
         ),
     ),
     ("ports and adapters", ("omoide.store", "omoide.embed", "omoide.llm")),
@@ -60,6 +61,7 @@ STORE_MAY_IMPORT = (
     "omoide.errors",
     "omoide.clock",
     "omoide.text_rules",
+    "omoide.text_caches",
 )
 
 
