@@ -184,8 +184,13 @@ QUERY_STOP_WORDS = frozenset(
     you your yours yourself yourselves im ive id youre dont doesnt didnt isnt wasnt
     cant wont thats whats hey hi hello please tell let lets know think really also
     don doesn didn isn wasn aren weren haven hasn won t s m re ve ll d
+    today tomorrow tonight yesterday lately
+    오늘 내일 어제 지금 요즘 今日 明日 昨日 今天 明天 昨天 现在 現在 最近
     """.split()  # noqa: SIM905 (a word block reads better than 150 quoted strings)
 )
+"""Also the words of *when* (today, tomorrow, 오늘, 明日, 今天, …: the two-character
+tokens of the unspaced scripts): every day's chat has them, so a memory that shares
+only its day with the message is not about the same thing; recency weighs time."""
 
 
 def _bigrams(run: str) -> list[str]:
