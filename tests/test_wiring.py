@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime, timedelta
@@ -119,3 +120,22 @@ async def test_closing_closes_everything_and_raises_one_error_naming_each_failur
     assert "queue: queue is gone" in str(raised.value)
     await resources.aclose()  # closed once: nothing left to close
     assert closed == ["states", "growth", "queue", "store"]
+
+
+@pytest.mark.parametrize("centre", [True, False])
+async def test_recall_searches_with_centred_queries_when_a_centroid_ships(
+    tmp_path: Path, centre: bool
+) -> None:
+    """The relevance scale is calibrated on the queries recall searches with: centred
+    ones for the default model (a centroid ships for it), plain ones when turned off."""
+    settings = Settings(
+        data_dir=tmp_path, embedder="use", embedder_worker=False, llm="none", centre_queries=centre
+    )
+    built = await build(settings)
+    try:
+        keys = list(json.loads((tmp_path / "relevance.json").read_text(encoding="utf-8")))
+    finally:
+        await built.aclose()
+    assert len(keys) == 1
+    assert keys[0].endswith("|plain") is not centre
+    assert ("|centred:" in keys[0]) is centre

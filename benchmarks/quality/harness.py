@@ -26,6 +26,7 @@ from benchmarks.quality.dataset import Haystack, Probe, Unit
 from omoide.clock import FixedClock
 from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
+from omoide.embed.centring import CentredQueries, ChatCentroid, centred
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.corrections import FactCorrector
@@ -54,6 +55,9 @@ class Calibration:
 
     duplicate_threshold: float
     floors: RelevanceFloor
+    centroid: ChatCentroid | None = None
+    """The embedder's chat centroid: omoide searches with centred queries, as the product
+    does (:mod:`omoide.embed.centring`); the plain vector baseline does not."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +71,9 @@ class Pool:
     """The embedder's calibrated scale (``RelevanceFloor.scale()``), as the Recaller uses."""
     query_terms: int
     """Distinct keyword terms of the question, as the Recaller counts them."""
+    plain_vector: tuple[Hit[Episode], ...] = ()
+    """The store's vector hits for the plain query vector (the ``vector`` baseline); the
+    same as ``vector`` when the embedder has no chat centroid."""
     variants: Mapping[str, tuple[Hit[Episode], ...]] = field(default_factory=dict)
     """Keyword hits of the experimental searches (:mod:`benchmarks.quality.variants`)."""
     neighbours: Mapping[str, tuple[Episode, ...]] = field(default_factory=dict)
@@ -174,16 +181,26 @@ class HaystackMemory:
     async def pool(self, probe: Probe, *, limit: int) -> Pool:
         """Both store searches for ``probe``, filtered as the recall path filters them."""
         where = recall_filter(probe)
-        vector = await self._embedder.embed_query(probe.question)
+        plain = await self._embedder.embed_query(probe.question)
+        calibration = self._parts[2]
+        centroid = calibration.centroid
+        vector = plain if centroid is None else centred(plain, centroid.vector)
         by_vector = await self._store.search_episode_vectors(
             self.scope, vector, where=where, limit=limit
         )
+        by_plain = by_vector
+        if centroid is not None:
+            by_plain = await self._store.search_episode_vectors(
+                self.scope, plain, where=where, limit=limit
+            )
         by_keyword = await self._store.search_episode_keywords(
             self.scope, probe.question, where=where, limit=limit
         )
-        calibration = self._parts[2]
         terms = len(set(analyze_query(probe.question)))
-        return Pool(probe, tuple(by_vector), tuple(by_keyword), calibration.floors.scale(), terms)
+        scale = calibration.floors.scale()
+        return Pool(
+            probe, tuple(by_vector), tuple(by_keyword), scale, terms, plain_vector=tuple(by_plain)
+        )
 
     async def with_neighbours(self, pool: Pool) -> Pool:
         """``pool`` with the timeline neighbours of all its episodes, read as recall does."""
@@ -264,9 +281,10 @@ def _recaller(
     clock: FixedClock,
     calibration: Calibration,
 ) -> Recaller:
+    centroid = calibration.centroid
     return Recaller(
         store=store,
-        embedder=embedder,
+        embedder=embedder if centroid is None else CentredQueries(embedder, centroid),
         counter=counter,
         config=config,
         clock=clock,

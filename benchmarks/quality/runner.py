@@ -31,6 +31,7 @@ from benchmarks.quality.harness import Calibration
 from benchmarks.quality.ingest_cost import measure_ingest
 from benchmarks.quality.report import write_report
 from omoide.embed.base import Embedder
+from omoide.embed.centring import CentredQueries, load_chat_centroid
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
 from omoide.memory.extraction.rules import RuleFactExtractor
@@ -84,8 +85,11 @@ async def prepare_embedding(name: str, threads: int, work_dir: Path) -> Embeddin
     duplicate = await cached_duplicate_threshold(
         embedder, ThresholdCache(work_dir / "calibration.json")
     )
-    floors = await cached_relevance_floor(embedder, work_dir / "relevance.json")
-    return Embedding(name, embedder, Calibration(duplicate.threshold, floors))
+    centroid = load_chat_centroid(embedder.model_name, embedder.dimensions)
+    searching: Embedder = embedder if centroid is None else CentredQueries(embedder, centroid)
+    queries = "plain" if centroid is None else f"centred:{centroid.digest}"
+    floors = await cached_relevance_floor(searching, work_dir / "relevance.json", queries=queries)
+    return Embedding(name, embedder, Calibration(duplicate.threshold, floors, centroid))
 
 
 def load_datasets(profile: Profile, root: Path) -> list[tuple[Dataset, str, str]]:

@@ -170,7 +170,7 @@ def exact_order(spec: SystemSpec, pool: Pool) -> list[str]:
     if spec.kind is SystemKind.KEYWORD:
         return [unit_of(hit.item) for hit in pool.keyword][:DEPTH]
     if spec.kind is SystemKind.VECTOR:
-        return [unit_of(hit.item) for hit in pool.vector][:DEPTH]
+        return [unit_of(hit.item) for hit in pool.plain_vector or pool.vector][:DEPTH]
     return omoide_ranking(pool, spec.config, spec.keyword_half)[:DEPTH]
 
 

@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     """Rate the salience of the facts rules and the disclosure model find by how long they
     will matter, with the model shipped for the embedder (``omoide.memory.extraction.lasting``;
     none for other embedders)."""
+    centre_queries: bool = True
+    """Search by meaning with the chat direction taken out of the query, with the centroid
+    shipped for the embedder (``omoide.embed.centring``; none for other embedders)."""
 
     default_viewer: str = Field(default="viewer", min_length=1, max_length=200)
     """The viewer of an OpenAI-compatible chat request that names none (no ``user`` field,

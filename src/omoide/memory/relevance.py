@@ -87,11 +87,14 @@ async def calibrate_relevance_floor(embedder: Embedder) -> RelevanceFloor:
     )
 
 
-async def cached_relevance_floor(embedder: Embedder, path: Path) -> RelevanceFloor:
-    """The floor for ``embedder``, computed once per model and calibration set."""
+async def cached_relevance_floor(
+    embedder: Embedder, path: Path, *, queries: str = "plain"
+) -> RelevanceFloor:
+    """The floor for ``embedder``, computed once per model, calibration set and kind of
+    query vector (``queries``: "plain", or which centring: :mod:`omoide.embed.centring`)."""
     key = (
         f"{embedder.model_name}|{CALIBRATION_SET_ID}|q{FACT_QUANTILE}|q{EPISODE_QUANTILE}"
-        f"|v{SCALE_VERSION}"
+        f"|v{SCALE_VERSION}|{queries}"
     )
     entries = await anyio.to_thread.run_sync(_read, path)
     cached = entries.get(key)

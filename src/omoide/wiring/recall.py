@@ -14,6 +14,7 @@ from omoide.clock import Clock, moment_of
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.embed.base import Embedder
+from omoide.embed.centring import CentredQueries, load_chat_centroid
 from omoide.memory.addressing import CharacterNames
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
@@ -64,10 +65,23 @@ async def build_recaller(
 ) -> Recaller:
     """The recaller over ``store``: ``embedder`` embeds queries (the full build's has the
     query cache), ``model_embedder`` names the model whose relevance floors apply (they are
-    calibrated once per model and cached in ``data_dir/relevance.json``). A server store's
+    calibrated once per model and cached in ``data_dir/relevance.json``). Both search
+    without the chat direction when a centroid ships for the model
+    (:mod:`omoide.embed.centring`; ``centre_queries``). A server store's
     reads run while the query is embedded; an embedded store's follow it (measured in
     ``docs/benchmarks.md``)."""
-    floors = await cached_relevance_floor(model_embedder, settings.data_dir / "relevance.json")
+    centroid = (
+        load_chat_centroid(model_embedder.model_name, model_embedder.dimensions)
+        if settings.centre_queries
+        else None
+    )
+    queries = "plain" if centroid is None else f"centred:{centroid.digest}"
+    if centroid is not None:
+        embedder = CentredQueries(embedder, centroid)
+        model_embedder = CentredQueries(model_embedder, centroid)
+    floors = await cached_relevance_floor(
+        model_embedder, settings.data_dir / "relevance.json", queries=queries
+    )
     return Recaller(
         store=store,
         embedder=embedder,
