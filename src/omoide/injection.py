@@ -53,6 +53,12 @@ def _compiled(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(pattern) for pattern in patterns)
 
 
+def _any_of(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str]:
+    """One pattern that matches somewhere exactly when one of ``patterns`` does: their
+    alternation (none of them refers back to a group or sets a flag)."""
+    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern in patterns))
+
+
 _ENGLISH: Final = _compiled(
     r"\b(ignore|disregard|forget|override|bypass|skip|drop)\b.{0,40}?\b(instructions?"
     r"|prompts?|rules|directions|guidelines|directives|system message|programming"
@@ -79,6 +85,11 @@ _SQUEEZED: Final = _compiled(
     r"(print|repeat|output|reveal)[a-z]{0,20}?(above|verbatim)",
     r"fromnowonyou(are|must|will)",
 )
+_ANY_ENGLISH: Final = _any_of(_ENGLISH)
+_ANY_SQUEEZED: Final = _any_of(_SQUEEZED)
+"""The English phrases searched at once: one pass over a reading, not one per phrase (the
+Korean, Japanese and Chinese ones stay apart: each starts with a literal ``re`` looks
+for quickly, which their alternation would lose)."""
 _CJK: Final = _compiled(
     # Korean
     r"(지시|지침|명령|규칙|프롬프트|설정|지령)\S{0,3}\s*(모두|전부|다)?\s*(무시|잊)",
@@ -143,9 +154,7 @@ def _english_phrase(reading: str) -> bool:
     if _LATIN_LETTER.search(reading) is None:  # every English phrase holds one
         return False
     squeezed = _NOT_LETTERS.sub("", reading)
-    return any(pattern.search(reading) for pattern in _ENGLISH) or any(
-        pattern.search(squeezed) for pattern in _SQUEEZED
-    )
+    return _ANY_ENGLISH.search(reading) is not None or _ANY_SQUEEZED.search(squeezed) is not None
 
 
 def _cjk_phrase(reading: str) -> bool:

@@ -13,6 +13,7 @@ every code point or many mixed texts.
 from __future__ import annotations
 
 import math
+import re
 import sys
 import unicodedata
 from datetime import UTC, datetime, timedelta, timezone
@@ -145,6 +146,20 @@ def test_looks_like_instruction_answers_what_every_reading_answers_in_any_mix(
 ) -> None:
     text = "".join(pieces)
     assert looks_like_instruction(text) == plain_looks_like_instruction(text)
+
+
+def test_the_english_phrases_searched_at_once_match_where_one_of_them_does() -> None:
+    for phrases, joined in (
+        (injection._ENGLISH, injection._ANY_ENGLISH),
+        (injection._SQUEEZED, injection._ANY_SQUEEZED),
+    ):
+        for pattern in phrases:  # an alternation keeps a phrase's meaning only without these
+            assert not re.search(r"\\[1-9]|\(\?P=|\(\?[aiLmsux]", pattern.pattern), pattern
+        for text in [*READ_TEXTS, *INJECTION_PIECES]:
+            for reading in probes(text):
+                for searched in (reading, injection._NOT_LETTERS.sub("", reading)):
+                    one = any(pattern.search(searched) for pattern in phrases)
+                    assert (joined.search(searched) is not None) == one, searched
 
 
 # --- told kinds ----------------------------------------------------------------------
