@@ -32,7 +32,9 @@ from omoide.memory.extraction import mentions
 from omoide.memory.extraction.mentions import told_kinds
 from omoide.memory.pattern_gates import required_literals
 from omoide.memory.ranking import Candidate, Ranked, Relevance, ScoreComponents
+from omoide.store.sqlite import codec
 from omoide.store.sqlite.codec import decode_metadata, decode_strings
+from omoide.text_caches import forget_cached_texts
 from tests.hostile.injection_forms import ATTACKS, BENIGN
 from tests.memory.disclosure_texts import DISCLOSURES, ORDINARY
 
@@ -67,6 +69,17 @@ def test_empty_lists_and_objects_decode_as_the_parser_would() -> None:
     assert first == second == {}
     assert first is not second  # a new dict each time, as json.loads gives
     assert decode_metadata('{"k": 1}') == {"k": 1}
+
+
+def test_a_list_of_strings_is_decoded_once_and_forgotten_with_remembered_text() -> None:
+    forget_cached_texts()
+    assert decode_strings('["food", "pet"]') == ("food", "pet")
+    assert decode_strings('["food", "pet"]') is decode_strings('["food", "pet"]')
+    assert decode_strings('["food", "job"]') == ("food", "job")  # another list, its own
+    assert decode_strings('["日本語", "한국어"]') == ("日本語", "한국어")
+    assert codec._decoded_strings.cache_info().currsize == 3
+    forget_cached_texts()
+    assert codec._decoded_strings.cache_info().currsize == 0
 
 
 # --- injection readings --------------------------------------------------------------
