@@ -21,9 +21,10 @@ catch rate and false positives are measured by ``tests/hostile/test_injection_fo
 Every memory line of a reply is read here once per process (:func:`omoide.fence.as_data`),
 so a reading skips what cannot match it: the leet readings of a text holding no digit or
 symbol they replace (they would be the text itself), the English phrases in a reading
-without a Latin letter, the Korean, Japanese and Chinese ones in a reading of ASCII only
-(every phrase needs a letter of its own script, which
-``tests/memory/test_reply_path_speedups.py`` reads from the patterns themselves).
+without a Latin letter, the Korean ones in a reading without a Hangul syllable, the
+Japanese ones without a kana or ideograph, the Chinese ones without an ideograph (every
+phrase needs a letter of its own script, which ``tests/memory/test_reply_path_speedups.py``
+reads from the patterns themselves). The English phrases are searched as one alternation.
 """
 
 from __future__ import annotations
