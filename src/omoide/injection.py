@@ -21,9 +21,10 @@ catch rate and false positives are measured by ``tests/hostile/test_injection_fo
 Every memory line of a reply is read here once per process (:func:`omoide.fence.as_data`),
 so a reading skips what cannot match it: the leet readings of a text holding no digit or
 symbol they replace (they would be the text itself), the English phrases in a reading
-without a Latin letter, the Korean, Japanese and Chinese ones in a reading of ASCII only
-(every phrase needs a letter of its own script, which
-``tests/memory/test_reply_path_speedups.py`` reads from the patterns themselves).
+without a Latin letter, the Korean ones in a reading without a Hangul syllable, the
+Japanese ones without a kana or ideograph, the Chinese ones without an ideograph (every
+phrase needs a letter of its own script, which ``tests/memory/test_reply_path_speedups.py``
+reads from the patterns themselves). The English phrases are searched as one alternation.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def _compiled(*patterns: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(pattern) for pattern in patterns)
 
 
+def _any_of(patterns: tuple[re.Pattern[str], ...]) -> re.Pattern[str]:
+    """One pattern that matches somewhere exactly when one of ``patterns`` does: their
+    alternation (none of them refers back to a group or sets a flag)."""
+    return re.compile("|".join(f"(?:{pattern.pattern})" for pattern in patterns))
+
+
 _ENGLISH: Final = _compiled(
     r"\b(ignore|disregard|forget|override|bypass|skip|drop)\b.{0,40}?\b(instructions?"
     r"|prompts?|rules|directions|guidelines|directives|system message|programming"
@@ -79,22 +86,28 @@ _SQUEEZED: Final = _compiled(
     r"(print|repeat|output|reveal)[a-z]{0,20}?(above|verbatim)",
     r"fromnowonyou(are|must|will)",
 )
-_CJK: Final = _compiled(
-    # Korean
+_ANY_ENGLISH: Final = _any_of(_ENGLISH)
+_ANY_SQUEEZED: Final = _any_of(_SQUEEZED)
+"""The English phrases searched at once: one pass over a reading, not one per phrase (the
+Korean, Japanese and Chinese ones stay apart: each starts with a literal ``re`` looks
+for quickly, which their alternation would lose)."""
+_KOREAN: Final = _compiled(
     r"(지시|지침|명령|규칙|프롬프트|설정|지령)\S{0,3}\s*(모두|전부|다)?\s*(무시|잊)",
     r"(지금부터|이제부터|앞으로)\s*(너는|넌|당신은|너|당신)",
     r"(너는|넌|당신은)\s*이제",
     r"시스템\s*프롬프트|탈옥",
     r"(위|이전|앞)(의|에\s*있는)?\s*(내용|글|텍스트|지시|문장)\S{0,2}\s*(전부|모두|다)?\s*"
     r"(그대로|똑같이)?\s*(출력|보여|알려|반복|말해)",
-    # Japanese
+)
+_JAPANESE: Final = _compiled(
     r"(指示|命令|ルール|プロンプト|設定|指令|制約)\S{0,4}?(無視|忘れ)",
     r"(今から|これから|今後)\S{0,2}(あなた|君|きみ|お前|おまえ)(は|が)",
     r"(あなた|君|お前)は(今から|これから|もう)",
     r"システムプロンプト|脱獄",
     r"(上記|上の|以上の|これまでの)\S{0,6}?(そのまま|全部|すべて|全て)?\S{0,3}?"
     r"(出力|表示|繰り返|書き出)",
-    # Chinese
+)
+_CHINESE: Final = _compiled(
     r"(忽略|无视|無視|忽视|忽視|忘记|忘記|忘掉|不要理会|不要理會)\S{0,8}?"
     r"(指令|指示|命令|规则|規則|提示|设定|設定|要求)",
     r"(从现在开始|從現在開始|从现在起|從現在起|现在起|現在起)\S{0,2}(你|您)",
@@ -103,6 +116,17 @@ _CJK: Final = _compiled(
     r"(输出|打印|重复|显示|輸出|列印|重複|顯示)\S{0,4}?(以上|上面|上述|前面)",
     r"(以上|上面|上述|前面)\S{0,6}?(原样|原樣|逐字|完整)\S{0,2}?(输出|打印|重复|輸出|重複)",
 )
+_HANGUL: Final = re.compile("[\uac00-\ud7a3]")
+_KANA_OR_HAN: Final = re.compile("[\u3040-\u30ff\u4e00-\u9fff]")
+_HAN: Final = re.compile("[\u4e00-\u9fff]")
+_CJK_BY_SCRIPT: Final = (
+    (_HANGUL, _KOREAN),
+    (_KANA_OR_HAN, _JAPANESE),
+    (_HAN, _CHINESE),
+)
+"""Each language's phrases with the letters every one of them holds (a syllable, a kana
+or ideograph, an ideograph): a reading without them is not searched for the phrases."""
+_CJK: Final = (*_KOREAN, *_JAPANESE, *_CHINESE)
 
 
 def _visible(text: str) -> str:
@@ -143,13 +167,15 @@ def _english_phrase(reading: str) -> bool:
     if _LATIN_LETTER.search(reading) is None:  # every English phrase holds one
         return False
     squeezed = _NOT_LETTERS.sub("", reading)
-    return any(pattern.search(reading) for pattern in _ENGLISH) or any(
-        pattern.search(squeezed) for pattern in _SQUEEZED
-    )
+    return _ANY_ENGLISH.search(reading) is not None or _ANY_SQUEEZED.search(squeezed) is not None
 
 
 def _cjk_phrase(reading: str) -> bool:
     if reading.isascii():  # every Korean, Japanese and Chinese phrase holds its own letters
         return False
     unspaced = _SPACE.sub("", reading)
-    return any(pattern.search(reading) or pattern.search(unspaced) for pattern in _CJK)
+    return any(
+        letters.search(reading) is not None
+        and any(pattern.search(reading) or pattern.search(unspaced) for pattern in phrases)
+        for letters, phrases in _CJK_BY_SCRIPT
+    )

@@ -63,9 +63,21 @@ def encode_strings(values: Sequence[str], *, name: str) -> str:
     return json.dumps(list(values), ensure_ascii=False)
 
 
+STRINGS_DECODED = 4096
+"""Lists of strings kept decoded per process: a search decodes an episode's topics on every
+row it returns, and a few lists (``["food"]``, ``["job", "hobby"]``) recur over many
+rows; a decoded list is a tuple, which no one can change."""
+
+
 def decode_strings(text: str) -> tuple[str, ...]:
     if text == "[]":  # no topics, terms or sources: most rows, decoded on every search
         return ()
+    return _decoded_strings(text)
+
+
+@remembers_text
+@lru_cache(maxsize=STRINGS_DECODED)
+def _decoded_strings(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))
 
 
