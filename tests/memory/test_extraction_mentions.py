@@ -446,3 +446,23 @@ def test_starting_a_class_or_renting_a_flat_is_no_change_of_work() -> None:
     decisions = decide(find_facts("三線教室通い始めた、先生80歳で超元気"), [job, flat])
     assert all(d.action == "add" for d in decisions)
     assert about_work("スーパーでパートしてる")
+
+
+@pytest.mark.parametrize(
+    ("message", "told"),
+    [
+        ("who puts mushrooms in a lasagne. my mum. my mum does", False),
+        ("my dad lol", False),
+        ("우리 엄마", False),
+        ("うちの母", False),
+        ("我妈", False),
+        ("my mum is a nurse", True),
+        ("우리 엄마 간호사야", True),
+        ("うちの母が入院した", True),
+        ("我妈做饭", True),
+    ],
+)
+def test_naming_a_person_without_telling_anything_of_them_is_no_fact(
+    message: str, told: bool
+) -> None:
+    assert bool(find_facts(message)) is told

@@ -41,7 +41,7 @@ from omoide.memory.extraction.change_words import (
 )
 from omoide.memory.extraction.clauses import Sentence
 from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
-from omoide.memory.extraction.speaker import tells_of_the_viewer
+from omoide.memory.extraction.speaker import says_more_than, tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.extraction.vocab import (
     EN_JOBS,
@@ -346,7 +346,7 @@ def told_facts(sentence: Sentence) -> list[FactCandidate]:
         return []
     read = _NOT_ABOUT_PETS.sub(" ", text)
     told = _told_kind(read)
-    if told is not None:
+    if told is not None and (told[0] != "told_people" or says_more_than(read, told[1])):
         kind, word = told
         changes = _changes(kind, read)
         return _candidate(kind, word, viewer_text(text), changes=changes)

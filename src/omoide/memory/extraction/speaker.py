@@ -14,6 +14,7 @@ import re
 from omoide.memory.extraction.clauses import Sentence
 from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
 from omoide.memory.extraction.vocab import JA_SELF
+from omoide.memory.patterns import english_equivalent_length
 
 MAX_TOLD_CHARS = 160
 """A longer sentence is a story, not a fact told in passing."""
@@ -100,3 +101,22 @@ def about_the_viewer(text: str) -> bool:
     if _not_of_the_viewer(text):  # "guess what", "跟你们说": to the audience, about oneself
         return False
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
+
+
+MIN_TOLD_REST = 6
+"""In English-equivalent characters (:func:`~omoide.memory.patterns.english_equivalent_length`):
+what a sentence naming a person says besides the person and the speaker ("my mum. my mum
+does" names the mother and tells nothing of her; "my mum is a nurse", "我妈做饭" do)."""
+_SELF_WORDS = re.compile(
+    r"\b(?:my|our|me|i|i'm|im|we)\b|(?<![가-힣])(?:우리|내|제|나|저)(?![가-힣])"
+    r"|うちの|私の|僕の|俺の|我的|我家|我们|我",
+    re.IGNORECASE,
+)
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def says_more_than(read: str, word: str) -> bool:
+    """Whether ``read`` tells something besides naming ``word`` (a person) and the
+    speaker."""
+    rest = _SELF_WORDS.sub(" ", read.replace(word, " ", 1))
+    return english_equivalent_length("".join(_WORDS.findall(rest))) >= MIN_TOLD_REST
