@@ -613,6 +613,35 @@ def test_an_episode_line_the_profile_says_without_its_laughter_is_not_said_twice
     assert rendered.episode_ids == (() if restates else ("e1",))
 
 
+@pytest.mark.parametrize(
+    ("kept", "restates"),
+    [
+        (("booked cancun with my college group", "6 of us, first trip since graduation"), True),
+        (("booked cancun with my college group",), False),  # the rest is still news
+    ],
+)
+def test_an_episode_line_the_profile_says_in_parts_is_not_said_again(
+    kept: tuple[str, ...], restates: bool
+) -> None:
+    said = "booked cancun with my college group!! 6 of us, first trip since graduation"
+    entries = tuple(
+        ProfileEntry(
+            replace(fact(text, fact_id=f"part{index}").item, source_episode_ids=("e1",)),
+            Facet.PLANS,
+            0.5,
+            0.0,
+            0.5,
+        )
+        for index, text in enumerate(kept)
+    )
+    context = MemoryContext(
+        episodes=(episode(said, 0.4, episode_id="e1"),),
+        profile=ViewerProfile(SCOPE, entries, total_facts=len(entries)),
+    )
+    rendered = context.render(budget_tokens=ROOMY, counter=LineCounter(), now=NOW)
+    assert rendered.episode_ids == (() if restates else ("e1",))
+
+
 def test_a_profile_line_is_the_viewers_words_and_when_a_plan_was_told() -> None:
     pet = fact("우리 집 강아지 이름은 보리예요", fact_id="pet").item
     plan = fact("다음 주에 면접 있어요", fact_id="plan").item

@@ -239,8 +239,8 @@ class MemoryContext:
         if self.profile is not None:
             for entry in self.profile.entries:
                 seen.add(entry.fact.id)
-                seen.update(restated(entry.fact, self.episodes))
                 lines.append(_Line(_Section.PROFILE, profile_line(entry, now=now), entry.fact.id))
+            seen.update(restated([entry.fact for entry in self.profile.entries], self.episodes))
         scored: list[tuple[float, int, int, _Line]] = []
         for index, fact in enumerate(self.facts):
             if fact.item.id not in seen:
@@ -271,7 +271,7 @@ class MemoryContext:
         spare = [
             entry
             for entry in self.profile.reserve
-            if entry.fact.id not in seen and not restated(entry.fact, self.episodes)
+            if entry.fact.id not in seen and not restated([entry.fact], self.episodes)
         ]
         return [_Line(_Section.PROFILE, profile_line(e, now=now), e.fact.id) for e in spare]
 

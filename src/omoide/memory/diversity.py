@@ -131,32 +131,44 @@ def _same(group: _Group, key: str, terms: frozenset[str], similarity: float) -> 
     return bool(key and key == group.key) or _alike(terms, group.terms, similarity)
 
 
-def restated(fact: Fact, episodes: Sequence[Ranked[Episode]]) -> set[str]:
-    """The episodes a profile fact already says in the same words: its own source
-    episodes whose viewer message is (nearly all) the fact's text. Showing both would
-    spend the budget twice on one sentence."""
-    sources = set(fact.source_episode_ids)
-    if not any(entry.item.id in sources for entry in episodes):
-        return set()  # the usual case: no episode shown is the fact's source
-    said = comparable(fact.text)
-    restated = set()
+def restated(facts: Sequence[Fact], episodes: Sequence[Ranked[Episode]]) -> set[str]:
+    """The episodes profile facts already say in the same words: their source episodes
+    whose viewer message the facts taken together hold (at least :data:`RESTATED_SHARE`
+    of its letters, in order: "booked cancun with my college group!! 6 of us, first trip
+    since graduation" is two facts, each a part). Showing both would spend the budget
+    twice on the same sentences."""
+    shown = {entry.item.id for entry in episodes}
+    said: dict[str, list[str]] = {}
+    for fact in facts:
+        text = comparable(fact.text)
+        for episode_id in fact.source_episode_ids:
+            if text and episode_id in shown:
+                said.setdefault(episode_id, []).append(text)
+    if not said:
+        return set()  # the usual case: no episode shown is a shown fact's source
+    found = set()
     for entry in episodes:
-        if entry.item.id not in sources or not said:
-            continue
-        message = comparable(entry.item.user_message)
-        if message and _says_nearly_all(said, message):
-            restated.add(entry.item.id)
-    return restated
+        texts = said.get(entry.item.id)
+        message = comparable(entry.item.user_message) if texts else ""
+        if texts and message and _held(message, texts):
+            found.add(entry.item.id)
+    return found
 
 
-def _says_nearly_all(said: str, message: str) -> bool:
-    """Whether one of two folded texts holds the other, in order, and the shorter is at
-    least :data:`RESTATED_SHARE` of the longer: a fact keeps the viewer's sentence with
-    its laughter and filler words taken out ("…we could find lol hope it has walls")."""
-    shorter, longer = sorted((said, message), key=len)
-    if len(shorter) < RESTATED_SHARE * len(longer):
-        return False
-    if shorter in longer:
-        return True
-    blocks = SequenceMatcher(None, shorter, longer, autojunk=False).get_matching_blocks()
-    return sum(block.size for block in blocks) == len(shorter)
+MIN_BLOCK = 3
+"""Letters in a row a fact and a message share to count as the same words."""
+
+
+def _held(message: str, texts: Sequence[str]) -> bool:
+    """Whether ``texts`` together hold :data:`RESTATED_SHARE` of ``message``'s letters (a
+    fact that keeps a sentence with its laughter taken out still holds it), and none of
+    them says much more than the message."""
+    covered = [False] * len(message)
+    for text in texts:
+        if len(message) < RESTATED_SHARE * len(text):
+            return False  # the fact says more than the message: the message is its part
+        matcher = SequenceMatcher(None, text, message, autojunk=False)
+        for block in matcher.get_matching_blocks():
+            if block.size >= MIN_BLOCK:
+                covered[block.b : block.b + block.size] = [True] * block.size
+    return sum(covered) >= RESTATED_SHARE * len(message)
