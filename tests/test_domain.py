@@ -7,7 +7,7 @@ import pytest
 
 from omoide.clock import FixedClock, moment_of
 from omoide.domain import Episode, Scope, as_utc, check_unit_interval, new_id
-from omoide.errors import InvalidInput
+from omoide.errors import InvalidInput, first_omoide_error
 from omoide.metadata import check_metadata
 
 KST = timezone(timedelta(hours=9))
@@ -102,3 +102,11 @@ def test_ids_made_on_several_threads_are_unique() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         made = list(pool.map(lambda _: new_id(), range(4000)))
     assert len(set(made)) == len(made)
+
+
+def test_the_first_of_our_errors_is_found_inside_nested_task_group_failures() -> None:
+    ours = InvalidInput("bad")
+    nested = ExceptionGroup("outer", [ValueError("x"), ExceptionGroup("inner", [ours])])
+    assert first_omoide_error(nested) is ours
+    theirs = ExceptionGroup("only theirs", [ValueError("x")])
+    assert first_omoide_error(theirs) is theirs

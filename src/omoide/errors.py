@@ -61,3 +61,13 @@ class ParseFailure(BackendError):
     def __init__(self, message: str, *, raw: str) -> None:
         super().__init__(message)
         self.raw = raw
+
+
+def first_omoide_error(failures: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first of our own errors inside a task group's failures (the group if none)."""
+    for failure in failures.exceptions:
+        if isinstance(failure, BaseExceptionGroup):
+            failure = first_omoide_error(failure)
+        if isinstance(failure, OmoideError):
+            return failure
+    return failures

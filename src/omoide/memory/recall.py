@@ -19,7 +19,7 @@ import anyio
 from omoide.clock import Clock, moment_of
 from omoide.domain import Episode, Fact, Scope, Vector
 from omoide.embed.base import Embedder
-from omoide.errors import InvalidInput, OmoideError
+from omoide.errors import InvalidInput, first_omoide_error
 from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.associations import lift_associated
 from omoide.memory.config import SMALL_TALK_IMPORTANCE, MemoryConfig
@@ -391,16 +391,6 @@ def bounded_query(query: str) -> str:
         return query
     half = RECALL_QUERY_CHARS // 2
     return f"{query[:half]}\n{query[-half:]}"
-
-
-def first_omoide_error(failures: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The first of our own errors inside a task group's failures (the group if none)."""
-    for failure in failures.exceptions:
-        if isinstance(failure, BaseExceptionGroup):
-            failure = first_omoide_error(failure)
-        if isinstance(failure, OmoideError):
-            return failure
-    return failures
 
 
 def importance_of(memory: Episode | Fact) -> float:
