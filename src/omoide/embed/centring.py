@@ -18,9 +18,10 @@ calibrated on the same centred queries (:mod:`omoide.memory.relevance`). On the 
 suite's held-out cases the key exchange's rank by meaning alone rose from top-5 in 44 %
 of cases to 67 % (``python -m benchmarks.centroid.ranks``; ``docs/benchmarks.md``, session
 12), and LongMemEval's recall rose on both halves; LoCoMo's fell (its BM25 hits, which carry
-it, lose ground to centred cosines in the fusion). The cosine a search reports, and the page shows as raw relevance, is the one
-computed against the centred query. An embedder with no shipped centroid searches with its
-plain query vectors; ``OMOIDE_CENTRE_QUERIES=false`` turns centring off.
+it, lose ground to centred cosines in the fusion). The cosine a search reports, and the
+page shows as raw relevance, is the one computed against the centred query. An embedder
+with no shipped centroid searches with its plain query vectors;
+``OMOIDE_CENTRE_QUERIES=false`` turns centring off.
 """
 
 from __future__ import annotations
