@@ -13,7 +13,7 @@ from typing import Protocol
 import anyio
 
 from omoide.domain import EmotionRecord, Episode, Fact, Scope, Vector
-from omoide.errors import OmoideError
+from omoide.errors import first_omoide_error
 from omoide.store.base import EpisodeFilter, FactFilter, Hit, ReplyFound, ReplyReads
 
 
@@ -95,15 +95,5 @@ async def read_concurrently(store: SingleReads, scope: Scope, reads: ReplyReads)
             if reads.facts_listed is not None:
                 group.start_soon(listed, reads.facts_listed)
     except BaseExceptionGroup as failures:
-        raise _first(failures) from failures
+        raise first_omoide_error(failures) from failures
     return found
-
-
-def _first(failures: BaseExceptionGroup[BaseException]) -> BaseException:
-    """The first of our own errors among the failures (the group itself if none)."""
-    for failure in failures.exceptions:
-        if isinstance(failure, BaseExceptionGroup):
-            failure = _first(failure)
-        if isinstance(failure, OmoideError):
-            return failure
-    return failures
