@@ -73,21 +73,27 @@ def told_readings(message: str) -> list[Reading]:
     March": :func:`~omoide.memory.extraction.speaker.told_fragment`)."""
     found: dict[str, Reading] = {}
     run: list[str] = []
-    for sentence in [*split_sentences(message), None]:
-        fragment = None if sentence is None else told_fragment(sentence)
+    for sentence in split_sentences(message):
+        fragment = told_fragment(sentence)
         if fragment is not None:
             run.append(fragment)
             continue
-        if len(run) >= MIN_RUN:  # pieces of news with no word of the speaker, told together
-            joined = viewer_text(". ".join(run))
-            if joined and object_key(joined):
-                found.setdefault(joined, Reading(joined))
+        _keep_run(found, run)
         run = []
-        text = None if sentence is None else tells_of_the_viewer(sentence)
+        text = tells_of_the_viewer(sentence)
         kept = None if text is None else viewer_text(text)
-        if sentence is not None and text is not None and kept and object_key(kept):
+        if text is not None and kept and object_key(kept):
             found.setdefault(kept, Reading(kept, _parts(sentence, text, kept)))
+    _keep_run(found, run)
     return list(found.values())
+
+
+def _keep_run(found: dict[str, Reading], run: list[str]) -> None:
+    """A run of pieces of news with no word of the speaker, joined, when it is long enough."""
+    if len(run) >= MIN_RUN:
+        joined = viewer_text(". ".join(run))
+        if joined and object_key(joined):
+            found.setdefault(joined, Reading(joined))
 
 
 MIN_RUN = 2

@@ -76,7 +76,7 @@ def told_fragment(sentence: Sentence) -> str | None:
     text = sentence.text.strip()
     if not text or len(text) > FRAGMENT_CHARS or not states_first(sentence):
         return None
-    return None if _not_of_the_viewer(text) or about_the_viewer(text) else text
+    return None if _not_of_the_viewer(text) or _names_the_speaker(text) else text
 
 
 def _past_the_stream(sentence: Sentence) -> str | None:
@@ -100,6 +100,11 @@ def about_the_viewer(text: str) -> bool:
     English with a word of the speaker (the other languages drop the subject)."""
     if _not_of_the_viewer(text):  # "guess what", "跟你们说": to the audience, about oneself
         return False
+    return _names_the_speaker(text)
+
+
+def _names_the_speaker(text: str) -> bool:
+    """A word of the speaker in English, or a script that drops the subject."""
     return _SPEAKER.search(text) is not None or _HANGUL_OR_KANA_OR_HAN.search(text) is not None
 
 
