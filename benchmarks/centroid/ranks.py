@@ -17,20 +17,19 @@ import asyncio
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
 from benchmarks.companion.dataset import CASES_DIR, load_all_cases, load_pools, timeline
 from benchmarks.companion.runner import judge_text
-from omoide.config import Settings
-from omoide.embed.centring import centred, load_chat_centroid
+from omoide.config import EmbedderName, Settings
+from omoide.embed.centring import chat_centroid_for
 from omoide.wiring import build_embedder
 
 TOPS = (1, 5, 10)
 
 
-async def ranks(embedder_name: Literal["use", "e5"], cases_dir: Path) -> dict[str, Counter[str]]:
+async def ranks(embedder_name: EmbedderName, cases_dir: Path) -> dict[str, Counter[str]]:
     """Per (split, queries) the number of cases whose key ranks within each of TOPS."""
     cases = [case for case in load_all_cases(directory=cases_dir) if case.kind != "isolation"]
     pools = load_pools(cases)
@@ -41,7 +40,7 @@ async def ranks(embedder_name: Literal["use", "e5"], cases_dir: Path) -> dict[st
         )
         embedder = await build_embedder(settings)
         try:
-            centroid = load_chat_centroid(embedder.model_name, embedder.dimensions)
+            centroid = chat_centroid_for(embedder)
             assert centroid is not None, f"no chat centroid ships for {embedder.model_name}"
             for case in cases:
                 turns = [
@@ -59,7 +58,7 @@ async def ranks(embedder_name: Literal["use", "e5"], cases_dir: Path) -> dict[st
                 query = np.asarray(await embedder.embed_query(case.probe.text))
                 for queries, vector in (
                     ("plain", query),
-                    ("centred", centred(query, centroid.vector)),
+                    ("centred", centroid.centre(query)),
                 ):
                     scores = documents @ vector
                     rank = 1 + int((scores > max(scores[index] for index in keyed)).sum())
@@ -73,10 +72,10 @@ async def ranks(embedder_name: Literal["use", "e5"], cases_dir: Path) -> dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--embedder", choices=("use", "e5"), default="use")
+    parser.add_argument("--embedder", choices=("use", "e5", "use+e5"), default="use")
     parser.add_argument("--cases-dir", type=Path, default=CASES_DIR)
     arguments = parser.parse_args()
-    embedder: Literal["use", "e5"] = "e5" if arguments.embedder == "e5" else "use"
+    embedder: EmbedderName = arguments.embedder
     for name, tally in sorted(asyncio.run(ranks(embedder, arguments.cases_dir)).items()):
         shares = " ".join(f"top{top} {tally[f'top{top}'] / tally['cases']:.3f}" for top in TOPS)
         print(f"{arguments.embedder} {name}: {tally['cases']} cases, {shares}")

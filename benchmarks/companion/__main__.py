@@ -22,7 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
     parser.add_argument("--split", choices=SPLIT_CHOICES, default="all")
     parser.add_argument("--lang", choices=FILES, action="append", help="repeatable; default all")
-    parser.add_argument("--embedder", choices=["use", "e5"], action="append")
+    parser.add_argument(
+        "--embedder",
+        action="append",
+        help="use, e5, use+e5 or use+e5:<e5's weight> (repeatable; default: the profile's)",
+    )
     parser.add_argument("--results-dir", type=Path, default=RESULTS)
     parser.add_argument(
         "--cases-dir", type=Path, default=CASES_DIR, help="cases to run (default: the suite's)"

@@ -61,13 +61,17 @@ class CaseResult:
 
 
 def settings_for(data_dir: Path, embedder: str) -> Settings:
-    """Every setting explicit: the code's defaults, the given embedder, no LLM and no
-    worker process (one in-process model serves every case)."""
+    """Every setting explicit: the code's defaults, the given embedder (``use+e5:0.7``:
+    fused, e5's weight 0.7), no LLM and no worker process (one in-process model serves
+    every case)."""
     values: dict[str, Any] = {
         name: field.get_default(call_default_factory=True)
         for name, field in Settings.model_fields.items()
     }
-    values.update(data_dir=data_dir, embedder=embedder, llm="none", embedder_worker=False)
+    name, _, weight = embedder.partition(":")
+    if weight:
+        values.update(fused_e5_weight=float(weight))
+    values.update(data_dir=data_dir, embedder=name, llm="none", embedder_worker=False)
     return Settings(**values)
 
 

@@ -22,6 +22,11 @@ def parse_arguments(arguments: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=None, help="embedder threads")
     parser.add_argument(
+        "--embedder",
+        action="append",
+        help="an embedder instead of the profile's (repeatable): use, e5, use+e5[:<e5 weight>]",
+    )
+    parser.add_argument(
         "--report-only",
         action="store_true",
         help="rebuild the report from the scores saved by the last run of the profile",
@@ -40,7 +45,11 @@ def main(arguments: list[str] | None = None) -> int:
             document = rebuild_report(options.profile, options.results_dir)
         else:
             document = await run_quality(
-                options.profile, options.results_dir, threads=options.threads, command=command
+                options.profile,
+                options.results_dir,
+                threads=options.threads,
+                command=command,
+                embedders=tuple(options.embedder or ()),
             )
         print(f"recommended: {document['recommended']}")
         for entry in document["targets"]:

@@ -48,6 +48,10 @@ class DiskCachedEmbedder:
         self.reused = 0
 
     @property
+    def inner(self) -> Embedder:
+        return self._inner
+
+    @property
     def model_name(self) -> str:
         return self._inner.model_name
 

@@ -26,7 +26,7 @@ from benchmarks.quality.dataset import Haystack, Probe, Unit
 from omoide.clock import FixedClock
 from omoide.domain import Episode, Scope, TurnInput
 from omoide.embed.base import Embedder
-from omoide.embed.centring import CentredQueries, ChatCentroid, centred
+from omoide.embed.centring import CentredQueries, ChatCentroid
 from omoide.memory.config import MemoryConfig, RecallConfig
 from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.corrections import FactCorrector
@@ -184,7 +184,7 @@ class HaystackMemory:
         plain = await self._embedder.embed_query(probe.question)
         calibration = self._parts[2]
         centroid = calibration.centroid
-        vector = plain if centroid is None else centred(plain, centroid.vector)
+        vector = plain if centroid is None else centroid.centre(plain)
         by_vector = await self._store.search_episode_vectors(
             self.scope, vector, where=where, limit=limit
         )

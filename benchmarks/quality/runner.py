@@ -31,7 +31,7 @@ from benchmarks.quality.harness import Calibration
 from benchmarks.quality.ingest_cost import measure_ingest
 from benchmarks.quality.report import write_report
 from omoide.embed.base import Embedder
-from omoide.embed.centring import CentredQueries, load_chat_centroid
+from omoide.embed.centring import CentredQueries, chat_centroid_for
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.errors import ConfigError
 from omoide.memory.extraction.rules import RuleFactExtractor
@@ -56,7 +56,7 @@ class Profile:
 
     def limits_for(self, dataset: str) -> dict[str, int]:
         if dataset == "longmemeval":
-            return {"e5": self.e5_longmemeval_questions}
+            return {name: self.e5_longmemeval_questions for name in self.embedders if "e5" in name}
         return {}
 
 
@@ -68,7 +68,21 @@ PROFILES = {
 }
 
 
-def build_embedder(name: str, threads: int) -> Embedder:
+FUSED = "use+e5"
+"""``use+e5`` (e5's weight 0.5) or ``use+e5:<e5's weight>``: :mod:`omoide.embed.fused`."""
+
+
+def build_embedder(name: str, threads: int, work_dir: Path = WORK_DIR) -> Embedder:
+    """The benchmark embedder ``name``; a fused one over the disk caches of its parts."""
+    if name.startswith(FUSED):
+        from omoide.embed.fused import FusedEmbedder
+
+        weight = float(name.removeprefix(FUSED).removeprefix(":") or 0.5)
+        use, e5 = (
+            DiskCachedEmbedder(build_embedder(part, threads), work_dir / "embeddings")
+            for part in ("use", "e5")
+        )
+        return FusedEmbedder([(use, 1.0 - weight), (e5, weight)])
     if name == "use":
         from omoide.embed.use import USEEmbedder
 
@@ -81,11 +95,11 @@ def build_embedder(name: str, threads: int) -> Embedder:
 
 
 async def prepare_embedding(name: str, threads: int, work_dir: Path) -> Embedding:
-    embedder = DiskCachedEmbedder(build_embedder(name, threads), work_dir / "embeddings")
+    embedder = DiskCachedEmbedder(build_embedder(name, threads, work_dir), work_dir / "embeddings")
     duplicate = await cached_duplicate_threshold(
         embedder, ThresholdCache(work_dir / "calibration.json")
     )
-    centroid = load_chat_centroid(embedder.model_name, embedder.dimensions)
+    centroid = chat_centroid_for(embedder.inner)
     searching: Embedder = embedder if centroid is None else CentredQueries(embedder, centroid)
     queries = "plain" if centroid is None else f"centred:{centroid.digest}"
     floors = await cached_relevance_floor(searching, work_dir / "relevance.json", queries=queries)
@@ -208,13 +222,21 @@ def rebuild_report(profile: str, results_dir: Path) -> dict[str, Any]:
 
 
 async def run_quality(
-    profile: str, results_dir: Path, *, threads: int | None = None, command: str | None = None
+    profile: str,
+    results_dir: Path,
+    *,
+    threads: int | None = None,
+    command: str | None = None,
+    embedders: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """Run the quality benchmarks of ``profile`` and write ``quality-<profile>.json``,
-    ``.md`` and plots into ``results_dir``; returns the JSON document."""
+    """Run the quality benchmarks of ``profile`` (with ``embedders`` instead of its own,
+    when given) and write ``quality-<profile>.json``, ``.md`` and plots into
+    ``results_dir``; returns the JSON document."""
     chosen = PROFILES.get(profile)
     if chosen is None:
         raise ConfigError(f"unknown profile {profile!r}; use one of {sorted(PROFILES)}")
+    if embedders:
+        chosen = replace(chosen, embedders=embedders)
     started = time.perf_counter()
     workers = threads if threads is not None else min(2, os.cpu_count() or 1)
     runs, costs = await run_profile(chosen, threads=workers, work_dir=WORK_DIR)

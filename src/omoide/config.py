@@ -11,7 +11,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from omoide.errors import ConfigError
 
-EmbedderName = Literal["use", "e5", "sentence-transformers", "ollama", "openai", "hashing"]
+EmbedderName = Literal[
+    "use", "e5", "use+e5", "sentence-transformers", "ollama", "openai", "hashing"
+]
 LLMName = Literal["none", "scripted", "ollama", "openai", "anthropic"]
 StoreName = Literal["sqlite", "server"]
 StreamModelUse = Literal["auto", "on", "off"]
@@ -49,6 +51,9 @@ class Settings(BaseSettings):
     embedder_dimensions: int | None = Field(default=None, ge=1, le=16384)
     embedder_threads: int = Field(default=1, ge=1, le=64)
     embedder_worker: bool = True
+    fused_e5_weight: float = Field(default=0.5, gt=0, lt=1)
+    """With ``embedder=use+e5``: e5's weight in the fused similarity (USE has the rest;
+    ``omoide.embed.fused``)."""
     """Local models (USE, e5) embed large document batches in a worker process."""
     cache_dir: Path = Field(default_factory=default_cache_dir)
     """Where a local model is kept in a form that loads fast, made on its first load (USE:

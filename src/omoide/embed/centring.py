@@ -37,6 +37,7 @@ import numpy as np
 
 from omoide.domain import Matrix, Vector
 from omoide.embed.base import Embedder
+from omoide.embed.fused import FusedEmbedder
 from omoide.errors import ConfigError
 
 CENTROIDS_PACKAGE = "omoide.embed.chat_centroids"
@@ -53,6 +54,21 @@ class ChatCentroid:
     embedder: str
     vector: Vector
     digest: str
+    segments: tuple[tuple[int, int, float], ...] = ()
+    """For a fused embedder (:mod:`omoide.embed.fused`), each part's slice of the query and
+    its scale there: every part is centred in its own space, on its own part of
+    ``vector``. Empty: the query is centred as one vector."""
+
+    def centre(self, query: Vector) -> Vector:
+        """``query`` without the chat direction, unit length."""
+        if not self.segments:
+            return centred(query, self.vector)
+        plain = np.asarray(query, dtype=np.float32)
+        pieces = [
+            centred(plain[start:stop] / scale, self.vector[start:stop]) * scale
+            for start, stop, scale in self.segments
+        ]
+        return np.concatenate(pieces).astype(np.float32)
 
 
 def centroid_key(model_name: str) -> str:
@@ -97,6 +113,32 @@ def centroid_from_text(text: str, model_name: str, dimensions: int) -> ChatCentr
     return ChatCentroid(embedder=embedder, vector=vector * STRENGTH, digest=digest)
 
 
+def chat_centroid_for(embedder: Embedder) -> ChatCentroid | None:
+    """The chat centroid of ``embedder``: the one shipped for its model, or for a fused
+    embedder its parts' centroids side by side (``None`` unless every part has one)."""
+    if not isinstance(embedder, FusedEmbedder):
+        return load_chat_centroid(embedder.model_name, embedder.dimensions)
+    found = [
+        load_chat_centroid(part.embedder.model_name, part.embedder.dimensions)
+        for part in embedder.parts
+    ]
+    centroids = [centroid for centroid in found if centroid is not None]
+    if len(centroids) < len(found):
+        return None
+    digest = hashlib.sha256(
+        "+".join(
+            f"{part.weight:.3g}*{c.digest}"
+            for part, c in zip(embedder.parts, centroids, strict=True)
+        ).encode()
+    ).hexdigest()[:12]
+    return ChatCentroid(
+        embedder=embedder.model_name,
+        vector=np.concatenate([centroid.vector for centroid in centroids]).astype(np.float32),
+        digest=f"{digest}x{STRENGTH:g}",
+        segments=tuple((part.start, part.stop, part.scale) for part in embedder.parts),
+    )
+
+
 def centred(query: Vector, centroid: Vector) -> Vector:
     """``query`` less ``centroid``, unit length again (the query itself if they coincide)."""
     difference = np.asarray(query, dtype=np.float32) - centroid
@@ -135,7 +177,7 @@ class CentredQueries:
         return await self._inner.embed_documents(texts)
 
     async def embed_query(self, text: str) -> Vector:
-        return centred(await self._inner.embed_query(text), self._centroid.vector)
+        return self._centroid.centre(await self._inner.embed_query(text))
 
     async def aclose(self) -> None:
         """The wrapped embedder belongs to whoever built it."""

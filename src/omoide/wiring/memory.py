@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import anyio
 
@@ -10,13 +11,14 @@ from omoide.character.library import CharacterLibrary
 from omoide.clock import Clock
 from omoide.config import Settings
 from omoide.embed.base import Embedder
+from omoide.embed.fused import FusedEmbedder
 from omoide.embed.threshold_cache import ThresholdCache, cached_duplicate_threshold
 from omoide.llm.base import ChatModel
 from omoide.memory.extraction.disclosure import load_disclosure_model
 from omoide.memory.extraction.lasting import load_lasting_model
 from omoide.memory.extraction.llm import LLMFactExtractor
 from omoide.memory.extraction.rules import RuleFactExtractor
-from omoide.memory.extraction.sentence_models import SentenceModel
+from omoide.memory.extraction.sentence_models import SentenceModel, model_key
 from omoide.memory.extraction.values import FactExtractor
 from omoide.memory.facts.corrections import FactCorrector
 from omoide.memory.facts.keeper import FactKeeper
@@ -48,11 +50,30 @@ class RuleReaders:
 
 
 def rule_readers(embedder: Embedder, *, disclosures: bool, lasting: bool) -> RuleReaders:
-    """The disclosure and lasting models shipped for ``embedder``, each when it is on."""
+    """The disclosure and lasting models shipped for ``embedder`` (the model itself, not a
+    wrapper of it), each when it is on."""
     return RuleReaders(
-        load_disclosure_model(embedder.model_name) if disclosures else None,
-        load_lasting_model(embedder.model_name) if lasting else None,
+        _sentence_model(embedder, load_disclosure_model) if disclosures else None,
+        _sentence_model(embedder, load_lasting_model) if lasting else None,
     )
+
+
+def _sentence_model(
+    embedder: Embedder, load: Callable[[str], SentenceModel | None]
+) -> SentenceModel | None:
+    """The model shipped for ``embedder``; for a fused embedder, the one of its first part
+    that has one, laid into the fused space (it reads exactly what it read of the part)."""
+    if not isinstance(embedder, FusedEmbedder):
+        return load(embedder.model_name)
+    for part in embedder.parts:
+        model = load(part.embedder.model_name)
+        if model is not None:
+            return replace(
+                model,
+                embedder=model_key(embedder.model_name),
+                weights=embedder.lift(part, model.weights),
+            )
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +116,9 @@ async def build_memory(parts: MemoryParts, facts: FactKeeper) -> MemoryManager:
     extractor = build_extractor(settings, model, metrics)
     readers = (
         rule_readers(
-            parts.embedder, disclosures=settings.disclosure_model, lasting=settings.lasting_model
+            parts.model_embedder,
+            disclosures=settings.disclosure_model,
+            lasting=settings.lasting_model,
         )
         if isinstance(extractor, RuleFactExtractor)
         else RuleReaders()

@@ -37,6 +37,19 @@ async def build_embedder(settings: Settings) -> Embedder:
             return _local_model(
                 settings, functools.partial(E5Embedder, threads=settings.embedder_threads)
             )
+        case "use+e5":
+            from omoide.embed.e5 import E5Embedder
+            from omoide.embed.fused import FusedEmbedder
+            from omoide.embed.use import USEEmbedder
+
+            use = functools.partial(
+                USEEmbedder, threads=settings.embedder_threads, cache_dir=settings.cache_dir
+            )
+            e5 = functools.partial(E5Embedder, threads=settings.embedder_threads)
+            weight = settings.fused_e5_weight
+            return FusedEmbedder(
+                [(_local_model(settings, use), 1.0 - weight), (_local_model(settings, e5), weight)]
+            )
         case "hashing":
             from omoide.embed.hashing import HashingEmbedder
 

@@ -14,7 +14,7 @@ from omoide.clock import Clock, moment_of
 from omoide.config import Settings
 from omoide.domain import Scope
 from omoide.embed.base import Embedder
-from omoide.embed.centring import CentredQueries, load_chat_centroid
+from omoide.embed.centring import CentredQueries, chat_centroid_for
 from omoide.memory.addressing import CharacterNames
 from omoide.memory.associations import AssociationConfig
 from omoide.memory.config import MemoryConfig, RecallConfig, WriteConfig
@@ -70,11 +70,7 @@ async def build_recaller(
     (:mod:`omoide.embed.centring`; ``centre_queries``). A server store's
     reads run while the query is embedded; an embedded store's follow it (measured in
     ``docs/benchmarks.md``)."""
-    centroid = (
-        load_chat_centroid(model_embedder.model_name, model_embedder.dimensions)
-        if settings.centre_queries
-        else None
-    )
+    centroid = chat_centroid_for(model_embedder) if settings.centre_queries else None
     queries = "plain" if centroid is None else f"centred:{centroid.digest}"
     if centroid is not None:
         embedder = CentredQueries(embedder, centroid)

@@ -267,7 +267,7 @@ def _assemble(
         StreamParts(
             memory.store, models.embedder, memory.facts, identity, state.growth.stream,
             state.growth.diary_jobs, state.growth.viewer_work, memory.characters, clock,
-            metrics,
+            metrics, models.model_embedder,
         ),
         stream_config(settings),
         stream_model(settings, models.chat_model),

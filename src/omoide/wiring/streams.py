@@ -82,6 +82,9 @@ class StreamParts:
     characters: CharacterLibrary
     clock: Clock
     metrics: Metrics
+    model_embedder: Embedder | None = None
+    """The embedder itself when ``embedder`` wraps it (the sentence models are the
+    model's); ``None``: ``embedder`` is the model."""
 
 
 def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | None) -> StreamService:
@@ -124,7 +127,9 @@ def build_streams(parts: StreamParts, config: StreamConfig, llm: ChatModel | Non
 def _ingestor(parts: StreamParts, config: StreamConfig) -> StreamIngestor:
     store_threshold = config.store_threshold
     readers = rule_readers(
-        parts.embedder, disclosures=config.read_disclosures, lasting=config.rate_lasting
+        parts.model_embedder or parts.embedder,
+        disclosures=config.read_disclosures,
+        lasting=config.rate_lasting,
     )
     rules = Rememberer(
         store=parts.store,
