@@ -10,7 +10,7 @@ import pytest
 
 from omoide.config import Settings
 from omoide.embed import E5Embedder, HashingEmbedder, USEEmbedder
-from omoide.embed.centring import ChatCentroid, CentredQueries, centred, chat_centroid_for
+from omoide.embed.centring import CentredQueries, ChatCentroid, centred, chat_centroid_for
 from omoide.embed.fused import FusedEmbedder
 from omoide.errors import ConfigError
 from omoide.memory.extraction.disclosure import load_disclosure_model
@@ -88,12 +88,14 @@ async def test_each_part_of_a_fused_query_is_centred_in_its_own_space() -> None:
     query = np.asarray(await CentredQueries(fused, centroid).embed_query("my cat Miso"))
     for part, mean in zip(fused.parts, means, strict=True):
         own = np.asarray(await part.embedder.embed_query("my cat Miso"))
-        assert np.allclose(query[part.start : part.stop] / part.scale, centred(own, mean), atol=1e-5)
+        scaled_back = query[part.start : part.stop] / part.scale
+        assert np.allclose(scaled_back, centred(own, mean), atol=1e-5)
     assert np.isclose(np.linalg.norm(query), 1.0, atol=1e-5)
 
 
 def test_a_fused_embedder_has_a_centroid_only_when_every_part_has_one() -> None:
-    assert chat_centroid_for(FusedEmbedder([(USEEmbedder(), 0.5), (HashingEmbedder(8), 0.5)])) is None
+    with_hashing = FusedEmbedder([(USEEmbedder(), 0.5), (HashingEmbedder(8), 0.5)])
+    assert chat_centroid_for(with_hashing) is None
     fused = FusedEmbedder([(USEEmbedder(), 0.5), (E5Embedder(), 0.5)])
     centroid = chat_centroid_for(fused)
     assert centroid is not None
