@@ -22,6 +22,7 @@ can alter a reading of any text (a test pins the readings of a fixed corpus to i
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -52,8 +53,9 @@ class EpisodeReadings:
     """The profile groups the viewer's message is about (:func:`memory_facets`)."""
     asks: bool
     """Whether the viewer's message or the character's reply asks something."""
-    comparable: str
-    """:func:`comparable` of what was said (:func:`said`)."""
+    key: str
+    """The digest of :func:`comparable` of what was said (:func:`said`; ``""`` when that is
+    empty): two sayings of the same words have the same key."""
     terms: frozenset[str]
     """The keyword terms of what was said."""
     quoted: str
@@ -67,25 +69,27 @@ def said(episode: Episode) -> str:
 
 def read_episode(episode: Episode) -> EpisodeReadings:
     """``episode``'s readings, read from its words (never the kept ones)."""
-    comparable_form, terms = _saying(said(episode))
+    key, terms = _saying(said(episode))
     return EpisodeReadings(
         facets=memory_facets(episode.user_message),
         asks=_asks(episode.user_message) or _asks(episode.bot_message),
-        comparable=comparable_form,
+        key=key,
         terms=terms,
         quoted=as_data(said(episode), EPISODE_CHARACTERS),
     )
 
 
 def with_readings(episode: Episode) -> Episode:
-    """``episode`` carrying its readings, to be kept with it."""
+    """``episode`` carrying its readings, to be kept with it: a JSON list of the format and
+    the readings, the groups and the terms each as one string of words (neither holds a
+    space: a term is a run of letters and digits)."""
     readings = read_episode(episode)
     encoded = [
         READINGS_FORMAT,
-        sorted(readings.facets),
+        " ".join(sorted(readings.facets)),
         readings.asks,
-        readings.comparable,
-        sorted(readings.terms),
+        readings.key,
+        " ".join(sorted(readings.terms)),
         readings.quoted,
     ]
     return replace(episode, readings=json.dumps(encoded, ensure_ascii=False))
@@ -101,12 +105,12 @@ def _decoded(kept: str) -> EpisodeReadings | None:
     """The readings ``kept`` holds, or ``None`` when another format (version) wrote them."""
     if not kept.startswith(f'["{READINGS_FORMAT}"'):
         return None
-    _, facets, asks, comparable_form, terms, quoted = json.loads(kept)
+    _, facets, asks, key, terms, quoted = json.loads(kept)
     return EpisodeReadings(
-        frozenset(Facet(facet) for facet in facets),
+        frozenset(Facet(facet) for facet in facets.split()),
         asks,
-        comparable_form,
-        frozenset(terms),
+        key,
+        frozenset(terms.split()),
         quoted,
     )
 
@@ -132,9 +136,9 @@ def asked(episode: Episode) -> bool:
 
 
 def saying(episode: Episode) -> tuple[str, frozenset[str]]:
-    """What the episode said (:func:`said`) in :func:`comparable` form, and its terms."""
+    """The key of what the episode said (:attr:`EpisodeReadings.key`), and its terms."""
     kept = kept_readings(episode)
-    return (kept.comparable, kept.terms) if kept is not None else _saying(said(episode))
+    return (kept.key, kept.terms) if kept is not None else _saying(said(episode))
 
 
 def quoted_saying(episode: Episode) -> str:
@@ -182,5 +186,9 @@ SAYINGS_CACHED = 8192
 @remembers_text
 @lru_cache(maxsize=SAYINGS_CACHED)
 def _saying(text: str) -> tuple[str, frozenset[str]]:
-    """``text``'s :func:`comparable` form and its keyword terms."""
-    return comparable(text), frozenset(analyze_document(text))
+    """The digest of ``text``'s :func:`comparable` form (``""`` for an empty one) and its
+    keyword terms. A digest of 128 bits: two different forms share it with a chance of
+    about 2**-128, and a pasted text's key stays short."""
+    folded = comparable(text)
+    key = hashlib.blake2b(folded.encode(), digest_size=16).hexdigest() if folded else ""
+    return key, frozenset(analyze_document(text))
