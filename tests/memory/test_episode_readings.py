@@ -122,6 +122,22 @@ def test_readings_of_another_format_are_read_from_the_words_again() -> None:
         assert quoted_saying(old) != '"old"'
 
 
+@pytest.mark.parametrize(
+    "broken",
+    [
+        f'["{READINGS_FORMAT}", "likes"',
+        f'["{READINGS_FORMAT}", "likes", false]',
+        f'["{READINGS_FORMAT}", "no_such_group", false, "", "x", "\\"x\\""]',
+        f'["{READINGS_FORMAT}", 7, false, "", "x", "\\"x\\""]',
+    ],
+)
+def test_readings_that_cannot_be_read_are_read_from_the_words(broken: str) -> None:
+    episode = Episode("e1", MINA, "我家有一只狗叫豆豆，你呢？", "", START, 0.6)
+    changed = replace(episode, readings=broken)
+    assert kept_readings(changed) is None
+    assert readings_kept(changed) == readings_of_words(episode)
+
+
 def test_the_readings_of_a_fixed_corpus_are_pinned_to_their_version() -> None:
     """Changed readings with the same version would be served stale from stored rows:
     bump READINGS_VERSION (omoide.memory.episode_readings) and pin the new digest here."""

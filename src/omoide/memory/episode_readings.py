@@ -99,20 +99,27 @@ KEPT_DECODED = 8192
 """Kept readings held decoded per process, by their text."""
 
 
+_KEPT_PREFIX = json.dumps([READINGS_FORMAT])[:-1]
+
+
 @remembers_text
 @lru_cache(maxsize=KEPT_DECODED)
 def _decoded(kept: str) -> EpisodeReadings | None:
-    """The readings ``kept`` holds, or ``None`` when another format (version) wrote them."""
-    if not kept.startswith(f'["{READINGS_FORMAT}"'):
+    """The readings ``kept`` holds, or ``None`` when another format (version) wrote them
+    or they cannot be read (a row changed by hand): the words are read instead."""
+    if not kept.startswith(_KEPT_PREFIX):
         return None
-    _, facets, asks, key, terms, quoted = json.loads(kept)
-    return EpisodeReadings(
-        frozenset(Facet(facet) for facet in facets.split()),
-        asks,
-        key,
-        frozenset(terms.split()),
-        quoted,
-    )
+    try:
+        _, facets, asks, key, terms, quoted = json.loads(kept)
+        return EpisodeReadings(
+            frozenset(Facet(facet) for facet in facets.split()),
+            bool(asks),
+            str(key),
+            frozenset(terms.split()),
+            str(quoted),
+        )
+    except (ValueError, TypeError, AttributeError):
+        return None
 
 
 def kept_readings(episode: Episode) -> EpisodeReadings | None:
