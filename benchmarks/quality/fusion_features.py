@@ -35,8 +35,8 @@ from benchmarks.quality.fast_rank import fused
 from benchmarks.quality.harness import Pool, unit_of
 from omoide.domain import Episode
 from omoide.memory.config import MemoryConfig, RecallConfig
+from omoide.memory.episode_readings import asked
 from omoide.memory.forgetting import last_reinforced_at
-from omoide.memory.neighbours import asked
 from omoide.memory.ranking import Candidate, Ranked, RelevanceScale, rank
 from omoide.memory.recall import importance_of
 from omoide.store.keywords import analyze_document, analyze_query

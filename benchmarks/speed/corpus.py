@@ -43,6 +43,7 @@ from omoide.config import Settings
 from omoide.domain import EmotionRecord, Episode, Fact, Matrix, Scope, new_id
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
+from omoide.memory.episode_readings import READINGS_FORMAT, with_readings
 from omoide.memory.importance import score_by_rules
 from omoide.store.base import EmbeddingInfo, FactWrite, TurnWrite
 from omoide.store.sqlite.store import SqliteMemoryStore, open_sqlite_store
@@ -82,7 +83,10 @@ class CorpusSpec:
         return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
     def store_key(self, model_name: str) -> str:
-        return hashlib.sha256(repr((self.pool_key(model_name), self)).encode()).hexdigest()[:16]
+        """Names what the store holds: a store whose episodes keep readings of another
+        format (or none) is rebuilt, as the service would have written them."""
+        parts = (self.pool_key(model_name), self, READINGS_FORMAT)
+        return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +326,7 @@ def _turn_write(
         emotion_intensity=turn.emotion_intensity,
         topics=turn.topics,
     )
+    episode = with_readings(episode)  # as the write path stores it (planned_episode)
     emotion = EmotionRecord(
         id=new_id(),
         scope=scope,

@@ -200,6 +200,11 @@ class Episode:
     recall_count: int = 0
     archived_at: datetime | None = None
     metadata: Metadata = field(default_factory=dict)
+    readings: str | None = field(default=None, compare=False, repr=False)
+    """What the reply path reads from the two messages, read by this library when the
+    episode was written and kept with it (:mod:`omoide.memory.episode_readings` writes and
+    reads the text); ``None``: not kept, read from the messages. Derived from the
+    messages, so not part of the episode's value (equality) or of any API shape."""
 
     def __post_init__(self) -> None:
         check_unit_interval(self.importance, name="importance")

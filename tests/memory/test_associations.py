@@ -12,7 +12,8 @@ import pytest
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.domain import Episode, Scope
-from omoide.memory.associations import AssociationConfig, lift_associated, memory_facets
+from omoide.memory.associations import AssociationConfig, lift_associated
+from omoide.memory.episode_readings import memory_facets
 from omoide.memory.facets import Facet
 from omoide.memory.ranking import Relevance
 from omoide.wiring import Omoide, build

@@ -12,6 +12,7 @@ from typer.testing import CliRunner, Result
 
 from omoide.cli.server import register
 from omoide.domain import Scope
+from omoide.memory.episode_readings import with_readings
 from omoide.store.base import EpisodeFilter, TurnWrite
 from omoide.store.server import ServerConfig, open_server_store
 from omoide.store.server.migrate import verify
@@ -55,7 +56,12 @@ async def embedded_store(path: Path) -> None:
                     feeling=emotion(VIEWER, "m1", episode_id="e2"),
                 ),
                 TurnWrite(VIEWER, episode(VIEWER, "e3", "no vector here"), None, None, "민준"),
-                turn(episode(OTHER, "e4", "我喜欢吃火锅", metadata={"n": 1, "x": 1.0}), unit(2)),
+                turn(
+                    with_readings(
+                        episode(OTHER, "e4", "我喜欢吃火锅", metadata={"n": 1, "x": 1.0})
+                    ),
+                    unit(2),
+                ),
                 turn(episode(OTHER, "e5", "to be deleted"), unit(3)),
             ],
         )
@@ -123,6 +129,10 @@ async def test_migrate_copies_every_scope_and_proves_it(
     try:
         for scope in SCOPES:
             assert await target.export_scope(scope) == await source.export_scope(scope)
+            copies = (await target.export_scope(scope)).episodes
+            originals = (await source.export_scope(scope)).episodes
+            assert [e.readings for e in copies] == [e.readings for e in originals]  # not in ==
+        assert (await target.get_episode(OTHER, "e4")).readings is not None
         hits = await target.search_episode_vectors(OTHER, unit(2), where=EpisodeFilter(), limit=1)
         archived = EpisodeFilter(include_archived=True)
         kept = await target.search_episode_vectors(VIEWER, unit(0), where=archived, limit=3)

@@ -12,7 +12,8 @@ modest relevance when
   small talk scores about 0.3, disclosures about 0.6, docs/benchmarks.md);
 * it is about a part of the profile the message cues: the message's cue words
   (:func:`cued_facets`) meet the exchange's own (its cue words, or a word naming a pet, a
-  relative, a health limit, work, an event, ... :func:`told_kinds`);
+  relative, a health limit, work, an event, ... :func:`told_kinds`; read when it was
+  stored, :mod:`.episode_readings`);
 * it is not already more relevant than the lift;
 * it is the latest told exchange about what it is mainly about (its first group in the
   profile's order), cued or not: what was said last about a job, a trip or a date holds,
@@ -28,16 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from omoide.domain import Episode
-from omoide.memory.facet_cues import cued_facets
-from omoide.memory.facets import FACET_ORDER, Facet, facet_of_kind
+from omoide.memory.episode_readings import told_facets
+from omoide.memory.facets import FACET_ORDER, Facet
 from omoide.memory.ranking import Relevance
-from omoide.text_caches import remembers_text
-
-FACETS_CACHED = 4096
-"""Exchanges whose groups are remembered per process (their text never changes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,18 +44,6 @@ class AssociationConfig:
     relevance: float = 0.2
     """Twice the prompt's default relevance floor: in, below anything matched."""
     min_importance: float = 0.5
-
-
-@remembers_text
-@lru_cache(maxsize=FACETS_CACHED)
-def memory_facets(text: str) -> frozenset[Facet]:
-    """The profile groups a remembered message is about: its cue words and the words
-    naming what viewers tell in passing."""
-    # the fact rules' tables load with the first lift (a reply): a search lifts nothing
-    from omoide.memory.extraction.mentions import told_kinds
-
-    told = {facet_of_kind(kind) for kind in told_kinds(text)}
-    return cued_facets(text) | {facet for facet in told if facet is not None}
 
 
 def lift_associated(
@@ -79,7 +63,7 @@ def lift_associated(
         episode = episodes.get(item_id)
         if episode is None or episode.importance < config.min_importance:
             continue
-        about = memory_facets(episode.user_message)
+        about = told_facets(episode)
         if not about:
             continue
         facet = min(about, key=FACET_ORDER.index)

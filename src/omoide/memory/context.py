@@ -37,6 +37,7 @@ from omoide.fence import as_data, sanitise_memory_text, truncate
 from omoide.injection import looks_like_instruction
 from omoide.memory.diversity import Repeats, restated
 from omoide.memory.emotions import UNINFORMATIVE_LABELS, EmotionSummary, describe_emotions
+from omoide.memory.episode_readings import quoted_saying
 from omoide.memory.facets import Facet
 from omoide.memory.ranking import Ranked
 from omoide.memory.tokens import TokenCounter
@@ -53,7 +54,6 @@ PROFILE_HEADER = "[About the viewer]"
 FACTS_HEADER = "[Facts about the viewer]"
 EPISODES_HEADER = "[Past conversations]"
 FACT_CHARACTERS = 160
-EPISODE_CHARACTERS = 80
 LABEL_CHARACTERS = 32
 LABELS_CACHED = 1024
 """Emotion labels whose prompt form is remembered per process (a label set is small)."""
@@ -111,10 +111,9 @@ def episode_line(episode: Episode, *, now: datetime, repeats: Repeats | None = N
     times says how often and since when. An episode with no words of the viewer (an
     imported reply) quotes the character."""
     line = f"- ({_said_when(episode, repeats, now)}) "
-    if episode.user_message.strip():
-        line += as_data(episode.user_message, EPISODE_CHARACTERS)
-    else:
-        line += "you said " + as_data(episode.bot_message, EPISODE_CHARACTERS)
+    if not episode.user_message.strip():
+        line += "you said "
+    line += quoted_saying(episode)  # read when it was stored (.episode_readings)
     emotion = _label(episode.emotion)
     return line if emotion is None else f"{line} (emotion: {emotion})"
 

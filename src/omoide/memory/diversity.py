@@ -10,18 +10,14 @@ and Chinese compare by character bigrams). The best-ranked episode of each group
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from difflib import SequenceMatcher
-from functools import lru_cache
 
 from omoide.domain import Episode, Fact
+from omoide.memory.episode_readings import comparable, saying
 from omoide.memory.ranking import Ranked
-from omoide.store.keywords import analyze_document
-from omoide.text_caches import remembers_text
 
 REPEAT_SIMILARITY = 0.8
 RESTATED_SHARE = 0.8
@@ -44,34 +40,6 @@ class _Group:
     key: str
     terms: frozenset[str]
     moments: list[datetime]
-
-
-def said(episode: Episode) -> str:
-    """What an episode is about for comparison: the viewer's words, else the reply."""
-    return episode.user_message if episode.user_message.strip() else episode.bot_message
-
-
-_NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]")
-"""A character ``str.isalnum`` refuses: its complement is exactly ``isalnum`` (checked on
-every code point by a test), so ``re`` removes them instead of a look at each character."""
-
-
-def comparable(text: str) -> str:
-    """``text`` folded to its letters and digits (NFKC, case-folded): what two sayings
-    of the same words have in common."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return _NOT_LETTER_OR_DIGIT.sub("", folded)
-
-
-SAYINGS_CACHED = 8192
-"""Texts whose comparable form and words are remembered per process (texts never change)."""
-
-
-@remembers_text
-@lru_cache(maxsize=SAYINGS_CACHED)
-def _saying(text: str) -> tuple[str, frozenset[str]]:
-    """``text``'s :func:`comparable` form and its keyword terms."""
-    return comparable(text), frozenset(analyze_document(text))
 
 
 def _overlap(first: frozenset[str], second: frozenset[str]) -> float:
@@ -109,7 +77,7 @@ def collapse_repeats(
     """
     groups: list[_Group] = []
     for entry in ranked:
-        key, terms = _saying(said(entry.item))
+        key, terms = saying(entry.item)
         group = next((group for group in groups if _same(group, key, terms, similarity)), None)
         full = keep is not None and len(groups) >= keep
         if (group is None and full) or (shown is not None and not shown(entry)):

@@ -27,14 +27,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from functools import lru_cache
 from typing import TypeVar
 
 from omoide.domain import Episode
 from omoide.errors import ConfigError
-from omoide.memory.extraction.clauses import asks_something
+from omoide.memory.episode_readings import asked
 from omoide.memory.ranking import Ranked, ScoreComponents
-from omoide.text_caches import remembers_text
 
 Key = TypeVar("Key", bound=Hashable)
 
@@ -114,17 +112,6 @@ def with_neighbours(
         lent = _lent(by_id[anchor].components, config.share, anchor)
         result.append(Ranked(item=item, components=lent))
     return result
-
-
-QUESTIONS_CACHED = 8192
-"""Messages whose reading as a question is remembered per process (a text never changes)."""
-
-_asks = remembers_text(lru_cache(maxsize=QUESTIONS_CACHED)(asks_something))
-
-
-def asked(episode: Episode) -> bool:
-    """Whether the viewer's message or the character's reply asked something."""
-    return _asks(episode.user_message) or _asks(episode.bot_message)
 
 
 def answers_to(anchor: Episode, found: Sequence[Episode], config: NeighbourConfig) -> list[Episode]:

@@ -25,6 +25,7 @@ from omoide.domain import (
 )
 from omoide.errors import InvalidInput
 from omoide.memory.config import WriteConfig
+from omoide.memory.episode_readings import with_readings
 from omoide.memory.extraction.values import FactCandidate, FactExtractor
 from omoide.memory.facts.keeper import foreseen_candidates
 from omoide.memory.importance import ImportanceResult, ImportanceScorer
@@ -54,8 +55,9 @@ class PlannedTurn:
 def planned_episode(
     turn: TurnInput, state: TurnState, recorded_at: datetime, importance: ImportanceResult
 ) -> Episode:
-    """The episode ``turn`` stores when it is worth storing."""
-    return Episode(
+    """The episode ``turn`` stores when it is worth storing, with the readings of its words
+    the reply path would otherwise read each time (:mod:`.episode_readings`)."""
+    episode = Episode(
         id=turn.turn_id or new_id(),
         scope=turn.scope,
         user_message=turn.user_message,
@@ -68,6 +70,7 @@ def planned_episode(
         scoring=importance.method,
         metadata=dict(turn.metadata),
     )
+    return with_readings(episode)
 
 
 class TurnPlanner:

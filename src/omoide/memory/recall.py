@@ -24,13 +24,14 @@ from omoide.memory.addressing import CharacterNames, without_names
 from omoide.memory.associations import lift_associated
 from omoide.memory.config import SMALL_TALK_IMPORTANCE, MemoryConfig
 from omoide.memory.context import MemoryContext, RenderedContext
-from omoide.memory.diversity import Repeats, collapse_repeats, said
+from omoide.memory.diversity import Repeats, collapse_repeats
 from omoide.memory.emotions import summarise_emotions
+from omoide.memory.episode_readings import asked, said
 from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import Facet, facet_of
 from omoide.memory.forgetting import last_reinforced_at
 from omoide.memory.importance import is_low_signal
-from omoide.memory.neighbours import asked, with_neighbours
+from omoide.memory.neighbours import with_neighbours
 from omoide.memory.ranking import Candidate, Ranked, Relevance, fuse_relevance, rank
 from omoide.memory.reinforce import DUE_FLUSH, RecallRecording, Reinforcements
 from omoide.memory.relevance import RelevanceFloor

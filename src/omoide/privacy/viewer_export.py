@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from omoide.domain import Episode, Scope, ScopeExport, TurnInput
 from omoide.errors import InvalidInput
+from omoide.memory.episode_readings import with_readings
 from omoide.privacy.identity_redaction import redact_change, redact_version
 from omoide.privacy.redaction import Redactor, ViewerWords
 from omoide.store.base import EpisodeFilter
@@ -156,7 +157,8 @@ async def identity_quoting(
 async def quoting_episodes(
     episodes: EpisodePages, character_id: str, redactor: Redactor
 ) -> AsyncIterator[tuple[Episode, Episode]]:
-    """The character's own memories that hold the viewer's words, and each redacted."""
+    """The character's own memories that hold the viewer's words, and each redacted (with
+    the readings of its new words: the old ones hold the viewer's)."""
     async for episode in _character_episodes(episodes, Scope(character_id)):
         fixed = replace(
             episode,
@@ -165,7 +167,7 @@ async def quoting_episodes(
             topics=redactor.redact_topics(episode.topics),
         )
         if fixed != episode:
-            yield episode, fixed
+            yield episode, with_readings(fixed)
 
 
 async def _character_episodes(episodes: EpisodePages, scope: Scope) -> AsyncIterator[Episode]:

@@ -32,8 +32,11 @@ def episode_field_values(
     episode: Episode, scope_id: int, encoding: FieldEncoding
 ) -> tuple[object, ...]:
     """id, scope id, user message, bot message, recorded_at, importance, emotion, emotion
-    intensity, topics, scoring, last_recalled_at, recall_count, archived_at, metadata."""
+    intensity, topics, scoring, last_recalled_at, recall_count, archived_at, metadata,
+    readings."""
     check_identifier(episode.id, name="episode id")
+    if episode.readings is not None and not isinstance(episode.readings, str):
+        raise InvalidInput(f"episode {episode.id!r} readings must be text or None")
     return (
         episode.id,
         scope_id,
@@ -49,6 +52,7 @@ def episode_field_values(
         episode.recall_count,
         encoding.optional_time(episode.archived_at, "archived_at"),
         encoding.metadata(episode.metadata),
+        episode.readings,
     )
 
 

@@ -40,7 +40,7 @@ Row = Sequence[Any]
 EPISODE_COLUMNS = (
     "s.character_id, s.user_id, e.id, e.user_message, e.bot_message, e.recorded_at, "
     "e.importance, e.emotion, e.emotion_intensity, e.topics, e.scoring, e.last_recalled_at, "
-    "e.recall_count, e.archived_at, e.metadata"
+    "e.recall_count, e.archived_at, e.metadata, e.readings"
 )
 EMOTION_COLUMNS = (
     "s.character_id, s.user_id, m.id, m.emotion, m.intensity, m.recorded_at, m.trigger_topics, "
@@ -91,6 +91,7 @@ class RowDecoder:
             recall_count=row[12],
             archived_at=self.read_optional_time(row[13]),
             metadata=self.read_metadata(row[14]),
+            readings=row[15],
         )
 
     def fact(self, row: Row) -> Fact:

@@ -34,6 +34,7 @@ from omoide.domain import Episode, Scope, ScoringMethod
 from omoide.embed.base import Embedder
 from omoide.errors import NotFound, OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
+from omoide.memory.episode_readings import with_readings
 from omoide.memory.llm_reply import ask_json
 from omoide.metadata import Metadata
 from omoide.metrics import Metrics
@@ -315,16 +316,18 @@ class DiaryWriter:
         if last is not None and (job.reason is DiaryReason.THRESHOLD or last > written_at):
             written_at = last
         metadata = _metadata(job, window, written)
-        episode = Episode(
-            id=diary_episode_id(job),
-            scope=Scope(job.character_id),
-            user_message=written.text,
-            bot_message="",
-            recorded_at=written_at,
-            importance=DIARY_IMPORTANCE,
-            topics=written.topics,
-            scoring=ScoringMethod.GIVEN,
-            metadata=metadata,
+        episode = with_readings(
+            Episode(
+                id=diary_episode_id(job),
+                scope=Scope(job.character_id),
+                user_message=written.text,
+                bot_message="",
+                recorded_at=written_at,
+                importance=DIARY_IMPORTANCE,
+                topics=written.topics,
+                scoring=ScoringMethod.GIVEN,
+                metadata=metadata,
+            )
         )
         vector = (await self._embedder.embed_documents([episode.searchable_text]))[0]
         await self._store.write_turns(

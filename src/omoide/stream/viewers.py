@@ -48,6 +48,7 @@ from omoide.domain import (
 from omoide.embed.base import Embedder
 from omoide.errors import OmoideError
 from omoide.llm.base import ChatModel, ChatOptions
+from omoide.memory.episode_readings import with_readings
 from omoide.memory.extraction.values import FactDecision
 from omoide.memory.facts.keeper import FactKeeper
 from omoide.memory.llm_reply import ask_json
@@ -285,8 +286,9 @@ class ViewerWorker:
             },
         )
         if kept is None:
+            stored = with_readings(episode)
             await self._store.write_turns(
-                batch.character_id, [TurnWrite(scope, episode, vector, None)]
+                batch.character_id, [TurnWrite(scope, stored, vector, None)]
             )
         return episode
 

@@ -34,8 +34,8 @@ FROM_EPISODES = "FROM episodes e JOIN scopes s ON s.id = e.scope_id"
 _INSERT_EPISODE = (
     "INSERT INTO episodes (id, scope_id, user_message, bot_message, recorded_at, importance, "
     "emotion, emotion_intensity, topics, scoring, last_recalled_at, recall_count, archived_at, "
-    "metadata, embedding) VALUES "
-    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::json, %s) RETURNING internal_id"
+    "metadata, readings, embedding) VALUES "
+    "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::json, %s, %s) RETURNING internal_id"
 )
 _INSERT_EMOTION = (
     "INSERT INTO emotions (id, scope_id, emotion, intensity, recorded_at, trigger_topics, "
@@ -304,15 +304,16 @@ async def delete_episode(
 async def rewrite_episode(
     connection: Connection, scope: Scope, scope_id: int, episode: Episode, vector: bytes
 ) -> int:
-    """Replace a stored episode's words (messages, topics) and vector; its internal id."""
+    """Replace a stored episode's words (messages, topics, the readings of them) and
+    vector; its internal id."""
     if episode.scope != scope:
         raise InvalidInput(f"episode {episode.id!r} is not in scope {scope}")
     values = episode_field_values(episode, scope_id, FIELD_ENCODING)
     row = await fetch_one(
         connection,
-        "UPDATE episodes SET user_message = %s, bot_message = %s, topics = %s, embedding = %s "
-        "WHERE scope_id = %s AND id = %s RETURNING internal_id",
-        (values[2], values[3], values[8], vector, scope_id, episode.id),
+        "UPDATE episodes SET user_message = %s, bot_message = %s, topics = %s, readings = %s, "
+        "embedding = %s WHERE scope_id = %s AND id = %s RETURNING internal_id",
+        (values[2], values[3], values[8], values[14], vector, scope_id, episode.id),
     )
     if row is None:
         raise NotFound(f"episode {episode.id!r} not found in scope {scope}")

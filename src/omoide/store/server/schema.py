@@ -151,6 +151,11 @@ _DELETED_FACT_DIGESTS = (
         PRIMARY KEY (scope_id, digest, memory_id))""",
 )
 
+_EPISODE_READINGS = (
+    # what the reply path reads from an episode's messages, kept with it (NULL: read them)
+    "ALTER TABLE episodes ADD COLUMN readings text",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_records", _RECORDS),
     Migration(2, "create_service_state", _SERVICE_STATE),
@@ -160,6 +165,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "add_fact_slot_and_terms", _FACT_SLOTS),
     Migration(7, "create_deleted_fact_digests", _DELETED_FACT_DIGESTS),
     Migration(8, "create_display_names", DISPLAY_NAMES),
+    Migration(9, "add_episode_readings", _EPISODE_READINGS),
 )
 
 

@@ -37,7 +37,8 @@ _FROM_EPISODES = "FROM episodes e JOIN scopes s ON s.id = e.scope_id"
 _INSERT_EPISODE = (
     "INSERT INTO episodes (id, scope_id, user_message, bot_message, recorded_at, importance, "
     "emotion, emotion_intensity, topics, scoring, last_recalled_at, recall_count, archived_at, "
-    "metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING internal_id"
+    "metadata, readings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "RETURNING internal_id"
 )
 _INSERT_EMOTION = (
     "INSERT INTO emotions (id, scope_id, emotion, intensity, recorded_at, trigger_topics, "
@@ -128,7 +129,8 @@ def rewrite_episode(
     episode: Episode,
     vector: Vector,
 ) -> None:
-    """Replace a stored episode's words (messages, topics), keywords and vector."""
+    """Replace a stored episode's words (messages, topics, the readings of them),
+    keywords and vector."""
     if episode.scope != scope:
         raise InvalidInput(f"episode {episode.id!r} is not in scope {scope}")
     internal_id = episode_internal_id_of(connection, scope_id, episode.id)
@@ -136,8 +138,9 @@ def rewrite_episode(
         raise NotFound(f"episode {episode.id!r} not found in scope {scope}")
     values = _episode_values(episode, scope_id)
     connection.execute(
-        "UPDATE episodes SET user_message = ?, bot_message = ?, topics = ? WHERE internal_id = ?",
-        (values[2], values[3], values[8], internal_id),
+        "UPDATE episodes SET user_message = ?, bot_message = ?, topics = ?, readings = ? "
+        "WHERE internal_id = ?",
+        (values[2], values[3], values[8], values[14], internal_id),
     )
     keyword_index.reindex_text(
         connection, "episode_keywords", internal_id, scope_id, episode.searchable_text

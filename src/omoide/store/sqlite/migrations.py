@@ -195,6 +195,13 @@ def create_display_names(connection: apsw.Connection) -> None:
         )
 
 
+def add_episode_readings(connection: apsw.Connection) -> None:
+    """What the reply path reads from an episode's messages, kept with it (written by the
+    memory layer, :mod:`omoide.memory.episode_readings`). Episodes stored before have
+    NULL: the reply path reads their messages as before."""
+    connection.execute("ALTER TABLE episodes ADD COLUMN readings TEXT")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "create_core_tables", create_core_tables),
     Migration(2, "create_keyword_tables", create_keyword_tables),
@@ -202,6 +209,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "add_fact_slot_and_terms", add_fact_slot_and_terms),
     Migration(5, "create_deleted_fact_digests", create_deleted_fact_digests),
     Migration(6, "create_display_names", create_display_names),
+    Migration(7, "add_episode_readings", add_episode_readings),
 )
 
 
