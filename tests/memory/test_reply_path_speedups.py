@@ -27,7 +27,8 @@ from omoide.domain import Episode, Scope, as_utc
 from omoide.errors import InvalidInput
 from omoide.fence import sanitise_memory_text
 from omoide.injection import looks_like_instruction, probes
-from omoide.memory.diversity import Repeats, collapse_repeats, comparable
+from omoide.memory.diversity import Repeats, collapse_repeats
+from omoide.memory.episode_readings import comparable
 from omoide.memory.extraction import mentions
 from omoide.memory.extraction.mentions import told_kinds
 from omoide.memory.pattern_gates import required_literals
