@@ -91,6 +91,21 @@ def test_the_default_embedder_has_a_model_and_others_have_none() -> None:
             ["Noor's pregnant. due in May"],
         ),
         ("the boss has three phases", []),  # one such piece alone is a remark
+        # a question the statement goes on to tells nothing of the speaker
+        ("adopted a kitten, what should I name her?", ["adopted a kitten"]),
+        ("oh wait, remember when I told you the date?", []),
+        # a run-on sentence too long to be told in passing: read in windows of its clauses
+        (
+            "long shift at the clinic today, a patient's kid drew me a dinosaur, then my "
+            "landlord called and said the building is being sold so I have to move out by the "
+            "end of april, anyway dinner was instant noodles again and the cat judged me",
+            [
+                "long shift at the clinic today, a patient's kid drew me a dinosaur",
+                "then my landlord called and said the building is being sold so I have to move "
+                "out by the end of april",
+                "dinner was instant noodles again and the cat judged me",
+            ],
+        ),
         (
             "my brother got a puppy. name's Kiwi. so tiny",
             ["my brother got a puppy", "name's Kiwi. so tiny"],
@@ -218,3 +233,25 @@ async def test_a_sentence_beside_one_the_rules_read_is_read_by_the_model(app: Om
     texts = " | ".join(fact.text for fact in await app.memory.list_facts(MINA))
     for told in ("콩", "바리스타", "ミル", "簿記", "Pepper", "pottery"):
         assert told in texts
+
+
+BESIDE_A_RULE = (
+    "うちの猫はミルって名前なんだけど、来月から夜間の簿記講座に通うから寂しがりそう",
+    "我对花生过敏 但是我男朋友下个月要带我去泰国玩",
+    "my cat is called Biscuit but my landlord says no pets after june so we are moving in "
+    "with my sister in Leeds",
+)
+
+
+@pytest.mark.anyio
+async def test_the_rest_of_a_sentence_a_rule_read_a_part_of_is_read_by_the_model(
+    app: Omoide,
+) -> None:
+    """The rules take a fact from one clause of a sentence ("my cat is called Biscuit");
+    what the sentence says besides it is read by the model, and becomes a fact of its own."""
+    for message in BESIDE_A_RULE:
+        assert all(fact.text != message for fact in find_facts(message))
+    await _store(app, BESIDE_A_RULE)
+    texts = [fact.text for fact in await app.memory.list_facts(MINA)]
+    for told in ("簿記", "泰国", "Leeds"):
+        assert any(told in text and len(text) < 90 for text in texts), (told, texts)

@@ -176,6 +176,22 @@ def test_a_message_saying_it_misspoke_corrects_with_the_fact_it_states() -> None
     assert (decision.action, decision.target_fact_id) == ("update", "told")
 
 
+def test_saying_one_was_wrong_corrects_the_fact_it_names_a_new_value_for() -> None:
+    """ "I was wrong" (or mistaken) and then what holds: a correction, which replaces the
+    fact it is most like, not a fact beside the one it corrects."""
+    found = find_facts(
+        "hold on, remember the concert date I gave you? I was wrong, read the ticket again, "
+        "it's Friday the 9th at 8pm. my boyfriend laughed at me"
+    )
+    (correcting,) = [candidate for candidate in found if candidate.corrects]
+    assert "Friday the 9th" in correcting.text
+    concert = _fact("concert", find_facts("my first concert ever is Thursday the 8th at 8pm")[0])
+    other = _fact("other", find_facts("I live in Leeds")[0], at=START + timedelta(days=1))
+    decisions = decide(found, [concert, other])
+    assert ("update", "concert") in {(d.action, d.target_fact_id) for d in decisions}
+    assert not any(c.corrects for c in find_facts("I was mistaken about him, he's lovely"))
+
+
 def test_one_message_corrects_one_fact() -> None:
     found = find_facts("my bad, my sister lives in Austin. and my cat is called Pickles")
     assert sum(c.corrects for c in found) == 1

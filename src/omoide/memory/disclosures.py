@@ -27,8 +27,10 @@ from omoide.memory.config import WriteConfig
 from omoide.memory.extraction.disclosure import Reading, said_candidate, told_readings
 from omoide.memory.extraction.sentence_models import SentenceModel
 from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.facts.text import object_key, viewer_text
 from omoide.memory.facts.vectors import FactVectorCache
 from omoide.memory.importance import with_disclosure
+from omoide.memory.patterns import english_equivalent_length
 from omoide.memory.planning import PlannedTurn, planned_episode
 from omoide.metrics import Metrics
 
@@ -160,8 +162,32 @@ def _texts(reading: Reading) -> tuple[str, ...]:
 def _uncovered_readings(
     readings: Sequence[Reading], foreseen: Sequence[FactCandidate]
 ) -> list[Reading]:
+    """The ``readings`` no fact of ``foreseen`` was taken from; of one a fact was taken from
+    a part of, the rest when it is long enough to tell something more."""
     kept = set(uncovered([reading.whole for reading in readings], foreseen))
-    return [reading for reading in readings if reading.whole in kept]
+    rests = (
+        reading if reading.whole in kept else _rest_of(reading.whole, foreseen)
+        for reading in readings
+    )
+    return [reading for reading in rests if reading is not None]
+
+
+REST_MIN_LENGTH = 24
+"""In English-equivalent characters: what a sentence says besides the rules' fact in it,
+read by the model when at least this long ("…卖了三十瓶面霜 그리고 엄마가 다음 달에 青岛에서
+처음으로 나 보러 온대": the rules read a trip in the first clause, the visit is the rest)."""
+
+
+def _rest_of(sentence: str, foreseen: Sequence[FactCandidate]) -> Reading | None:
+    """``sentence`` without the text of the facts taken from parts of it, as a reading."""
+    rest = sentence
+    for candidate in foreseen:
+        if candidate.text and candidate.text != sentence:
+            rest = rest.replace(candidate.text, " ")
+    if rest == sentence:
+        return None
+    kept = viewer_text(rest)
+    return Reading(kept) if english_equivalent_length(object_key(kept)) >= REST_MIN_LENGTH else None
 
 
 def _told_text(reading: Reading, told: dict[str, float]) -> str | None:

@@ -34,7 +34,7 @@ from omoide.domain import TrustState
 from omoide.memory.extraction.clauses import Sentence, split_sentences
 from omoide.memory.extraction.mentions import told_slot
 from omoide.memory.extraction.sentence_models import SentenceModel, load_model
-from omoide.memory.extraction.speaker import tells_of_the_viewer, told_fragment
+from omoide.memory.extraction.speaker import tells_of_the_viewer, told_fragment, told_windows
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facts.text import KINDS, object_key, viewer_text
 
@@ -80,10 +80,11 @@ def told_readings(message: str) -> list[Reading]:
             continue
         _keep_run(found, run)
         run = []
-        text = tells_of_the_viewer(sentence)
-        kept = None if text is None else viewer_text(text)
-        if text is not None and kept and object_key(kept):
-            found.setdefault(kept, Reading(kept, _parts(sentence, text, kept)))
+        for window in told_windows(sentence):
+            text = tells_of_the_viewer(window)
+            kept = None if text is None else viewer_text(text)
+            if text is not None and kept and object_key(kept):
+                found.setdefault(kept, Reading(kept, _parts(window, text, kept)))
     _keep_run(found, run)
     return list(found.values())
 

@@ -41,7 +41,7 @@ from omoide.memory.extraction.change_words import (
 )
 from omoide.memory.extraction.clauses import Sentence
 from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
-from omoide.memory.extraction.speaker import says_more_than, tells_of_the_viewer
+from omoide.memory.extraction.speaker import says_more_than, tells_of_the_viewer, told_windows
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.extraction.vocab import (
     EN_JOBS,
@@ -340,7 +340,13 @@ def _told_kind(read: str) -> tuple[str, str] | None:
 
 
 def told_facts(sentence: Sentence) -> list[FactCandidate]:
-    """The fact ``sentence`` tells in passing, if any (see the module's rules)."""
+    """The facts ``sentence`` tells in passing (see the module's rules): one at most, or
+    one in each window of a long sentence (:func:`~.speaker.told_windows`)."""
+    return [fact for window in told_windows(sentence) for fact in _told_fact(window)]
+
+
+def _told_fact(sentence: Sentence) -> list[FactCandidate]:
+    """The fact ``sentence`` tells in passing, if any."""
     text = tells_of_the_viewer(sentence)
     if text is None:
         return []

@@ -14,6 +14,7 @@ from omoide.memory.extraction.value_words import value_words
 _CORRECTION = re.compile(
     r"\b(?:my\s+bad|i\s+mean|i\s+meant|correction|scratch\s+that|wait\s+no|i\s+misspoke"
     r"|mix(?:ed|ing)\s+(?:it|them)\s+up|typo|autocorrect(?:ed)?"
+    r"|i\s+was\s+(?:wrong|mistaken)(?!\s+(?:about|abt|to|for|in)\b)"
     r"|(?:had|got)\s+(?:it|that|the\s+\w+|(?:his|her|their|its|my)\s+\w+)\s+wrong)\b"
     r"|정정|잘못\s?(?:말했|말함|썼|씀|적었|적음|쳤|침|알았|알고)|오타|헷갈렸|헷갈려서|착각"
     r"|間違えた|間違えました|間違ってた|まちがえた|まちがえてた|まちがってた|言い間違"

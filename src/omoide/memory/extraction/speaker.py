@@ -10,14 +10,16 @@ out ("아 방송 늦게 옴, 집 오니까 게코 단테가…": the gecko).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from omoide.memory.extraction.clauses import Sentence
+from omoide.memory.extraction.clauses import Clause, Sentence
 from omoide.memory.extraction.hits import ABOUT_THE_STREAM, states_first
 from omoide.memory.extraction.vocab import JA_SELF
 from omoide.memory.patterns import english_equivalent_length
 
 MAX_TOLD_CHARS = 160
-"""A longer sentence is a story, not a fact told in passing."""
+"""A longer sentence is a story, not a fact told in passing: it is read in windows of its
+clauses (:func:`told_windows`)."""
 
 _ADDRESSED = re.compile(
     r"\b(?:you|your|yours|ur|u|ya)\b|(?:^|\s)(?:너|니가|네가|너는|넌|당신)|あなた|君|きみ|お前|おまえ"
@@ -52,16 +54,50 @@ _HANGUL_OR_KANA_OR_HAN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
 
 
 def tells_of_the_viewer(sentence: Sentence) -> str | None:
-    """``sentence``'s text when it may tell something of the viewer in passing: a statement
-    (no question, hypothetical or past), about the speaker, at most :data:`MAX_TOLD_CHARS`
-    long; ``None`` otherwise. The gate of facts told in passing and of the disclosure model."""
-    text = sentence.text.strip()
-    if len(text) > MAX_TOLD_CHARS or not states_first(sentence):
+    """``sentence``'s text (up to a question it goes on to) when it may tell something of
+    the viewer in passing: a statement (no question, hypothetical or past), about the
+    speaker, at most :data:`MAX_TOLD_CHARS` long; ``None`` otherwise. The gate of facts
+    told in passing and of the disclosure model."""
+    if len(sentence.text.strip()) > MAX_TOLD_CHARS or not states_first(sentence):
         return None
+    sentence = _before_a_question(sentence)
+    text = sentence.text.strip()
     if about_the_viewer(text):
         return text
     rest = _past_the_stream(sentence)
     return rest if rest and about_the_viewer(rest) else None
+
+
+def _before_a_question(sentence: Sentence) -> Sentence:
+    """``sentence``'s clauses before its first question ("I got a puppy, what should I
+    name him?", "oh wait, remember when I told you the date?"): a question tells nothing
+    of the speaker. ``sentence`` states first (:func:`states_first`)."""
+    asked = next((i for i, clause in enumerate(sentence.clauses) if clause.is_question), None)
+    return sentence if asked is None else _window(sentence, list(sentence.clauses[:asked]))
+
+
+def told_windows(sentence: Sentence) -> list[Sentence]:
+    """``sentence`` itself when it is short enough to tell a thing in passing; a longer one
+    (chat runs a story on without a full stop: "a bride's mum cried in my chair, then my
+    fiancé texted that he's offshore now, 3 weeks on 3 off, …") in windows of its
+    consecutive clauses, each at most :data:`MAX_TOLD_CHARS` long, read as sentences."""
+    if len(sentence.text.strip()) <= MAX_TOLD_CHARS:
+        return [sentence]
+    windows: list[Sentence] = []
+    current: list[Clause] = []
+    for clause in sentence.clauses:
+        if current and clause.start + len(clause.text) - current[0].start > MAX_TOLD_CHARS:
+            windows.append(_window(sentence, current))
+            current = []
+        current.append(clause)
+    return [*windows, _window(sentence, current)] if current else windows
+
+
+def _window(sentence: Sentence, clauses: list[Clause]) -> Sentence:
+    """The part of ``sentence`` its consecutive ``clauses`` span, as a sentence."""
+    start, last = clauses[0].start, clauses[-1]
+    text = sentence.text[start : last.start + len(last.text)]
+    return Sentence(text, tuple(replace(clause, start=clause.start - start) for clause in clauses))
 
 
 FRAGMENT_CHARS = 40
