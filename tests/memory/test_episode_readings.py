@@ -13,6 +13,7 @@ are pinned to :data:`READINGS_VERSION`, so a change to them without a bump fails
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
@@ -31,6 +32,7 @@ from omoide.memory.episode_readings import (
     asked,
     kept_readings,
     quoted_saying,
+    quoted_text,
     read_episode,
     saying,
     told_facets,
@@ -48,13 +50,14 @@ MINA = Scope("haru", "mina")
 
 
 def pinned_texts() -> list[str]:
-    """The disclosure data's messages (ko/ja/zh/en, disclosures and small talk): a corpus
-    that does not change with the tests."""
+    """The disclosure data's messages (ko/ja/zh/en, disclosures and small talk) and each
+    with the next one after it (longer than a line quotes): a corpus that does not change
+    with the tests."""
     texts: list[str] = []
     for name in ("data.jsonl", "data2.jsonl"):
         lines = (ROOT / "benchmarks" / "disclosure" / name).read_text(encoding="utf-8")
         texts.extend(json.loads(line)["text"] for line in lines.splitlines() if line.strip())
-    return texts
+    return [*texts, *(f"{text} {after}" for text, after in itertools.pairwise(texts))]
 
 
 def every_text() -> list[str]:
@@ -141,7 +144,7 @@ def test_readings_that_cannot_be_read_are_read_from_the_words(broken: str) -> No
 def test_the_readings_of_a_fixed_corpus_are_pinned_to_their_version() -> None:
     """Changed readings with the same version would be served stale from stored rows:
     bump READINGS_VERSION (omoide.memory.episode_readings) and pin the new digest here."""
-    pinned = {1: "80b17d29f40ba5905dafa5d57cd595f13d604e84a5e1bba7ed0f19c1deac3e01"}
+    pinned = {2: "25265984db48463d6316f64de6a450e1be846d62e3de9ea1f70c9e6cb184335d"}
     digest = hashlib.sha256()
     for episode in exchanges(pinned_texts()):
         reading = read_episode(episode)
@@ -228,3 +231,14 @@ async def test_sections_are_the_same_with_kept_readings_without_them_and_stale(
     stale = json.dumps(["0/0/0", "style", True, "", "x", '"stale"'])
     assert rewrite_readings(app, f"UPDATE episodes SET readings = '{stale}'") == len(episodes)
     assert await sections(app) == kept  # written by another version
+
+
+def test_a_line_quotes_as_much_in_every_script() -> None:
+    """At least 80 characters, and up to 160 English characters when that is more: an
+    English line says about as much as a Chinese or Korean one."""
+    english = "long day at the clinic, a man yelled at me about parking, " * 5
+    chinese = "今天在店里忙了一整天，老板又让我加班到很晚，回家路上还下雨了，" * 5
+    assert 150 < len(quoted_text(english)) <= 160 + 2  # the quotes; the last an ellipsis
+    assert quoted_text(english).endswith('…"')
+    assert len(quoted_text(chinese)) == 80 + 2
+    assert quoted_text("short and sweet") == '"short and sweet"'

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from omoide.domain import FactCategory, TrustState
+from omoide.memory.extraction.clauses import asks_something
 from omoide.memory.extraction.rules import RuleFactExtractor, find_facts
 from omoide.memory.extraction.values import FactCandidate
 
@@ -382,3 +383,22 @@ def test_a_short_still_fact_with_its_own_what_or_after_talk_to_the_stream_stays_
 
 def test_an_emoji_inside_a_fact_keeps_its_value() -> None:
     assert any("3월 8일" in fact.text for fact in find_facts("제 생일은 🎂 3월 8일이에요"))
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("can u call me Wren? it's my middle name", "Wren"),
+        ("could you call me Bea from now on?", "Bea"),
+        ("저 민지라고 불러줄래요?", "민지"),
+        ("ミオって呼んでくれる？", "ミオ"),
+        ("你能叫我小北吗？", "小北"),
+    ],
+)
+def test_asking_to_be_called_a_name_tells_the_name(message: str, name: str) -> None:
+    """A request asked as a question tells the viewer's name; asking for a call back does
+    not, and stays a question."""
+    nicknames = [fact for fact in find_facts(message) if fact.slot == "nickname"]
+    assert len(nicknames) == 1 and name in nicknames[0].text
+    assert asks_something("can you call me back later?")
+    assert not find_facts("can you call me when you're free?")

@@ -34,15 +34,33 @@ from omoide.fence import as_data
 from omoide.memory.extraction.clauses import asks_something
 from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import Facet, facet_of_kind
+from omoide.memory.patterns import characters_within
 from omoide.store.keywords import ANALYZER_VERSION, analyze_document
 from omoide.text_caches import remembers_text
 
-READINGS_VERSION = 1
+READINGS_VERSION = 2
 """Bump it with every change that can alter a reading of any text (a cue or told word, a
 question rule, the fence or the injection phrases, :func:`comparable`, the line length)."""
 READINGS_FORMAT = f"{READINGS_VERSION}/{ANALYZER_VERSION}/{unicodedata.unidata_version}"
 EPISODE_CHARACTERS = 80
-"""How much of what was said an episode's prompt line quotes."""
+"""How much of what was said an episode's prompt line quotes at least, in characters."""
+EPISODE_LENGTH = 160
+"""How much it quotes at most in English characters
+(:func:`~omoide.memory.patterns.english_equivalent_length`) when that is more: 80
+characters of Chinese or Korean say as much as 200-320 of English, so an English line may
+be longer ("long day at the dental practice, … and Rafi's in Vancouver, 8 hours behind")."""
+
+
+QUOTES_CACHED = 8192
+"""Texts whose quoted line is remembered per process (a text never changes)."""
+
+
+@remembers_text
+@lru_cache(maxsize=QUOTES_CACHED)
+def quoted_text(text: str) -> str:
+    """``text`` as an episode's prompt line quotes it: the first :data:`EPISODE_CHARACTERS`
+    characters or :data:`EPISODE_LENGTH` English characters, whichever is more."""
+    return as_data(text, max(EPISODE_CHARACTERS, characters_within(text, EPISODE_LENGTH)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +77,7 @@ class EpisodeReadings:
     terms: frozenset[str]
     """The keyword terms of what was said."""
     quoted: str
-    """What was said, as the prompt quotes it (``as_data``, :data:`EPISODE_CHARACTERS`)."""
+    """What was said, as the prompt quotes it (:func:`quoted_text`)."""
 
 
 def said(episode: Episode) -> str:
@@ -75,7 +93,7 @@ def read_episode(episode: Episode) -> EpisodeReadings:
         asks=_asks(episode.user_message) or _asks(episode.bot_message),
         key=key,
         terms=terms,
-        quoted=as_data(said(episode), EPISODE_CHARACTERS),
+        quoted=quoted_text(said(episode)),
     )
 
 
@@ -151,7 +169,7 @@ def saying(episode: Episode) -> tuple[str, frozenset[str]]:
 def quoted_saying(episode: Episode) -> str:
     """What the episode said (:func:`said`) as its prompt line quotes it."""
     kept = kept_readings(episode)
-    return kept.quoted if kept is not None else as_data(said(episode), EPISODE_CHARACTERS)
+    return kept.quoted if kept is not None else quoted_text(said(episode))
 
 
 FACETS_CACHED = 4096

@@ -364,3 +364,22 @@ def english_equivalent_length(text: str) -> float:
     han = len(_HAN.findall(squeezed))
     plain = len(squeezed) - hangul - kana - han
     return plain + _HANGUL_WEIGHT * hangul + _KANA_WEIGHT * kana + _HAN_WEIGHT * han
+
+
+def _character_weight(character: str) -> float:
+    if _HAN.match(character):
+        return _HAN_WEIGHT
+    if _HANGUL.match(character):
+        return _HANGUL_WEIGHT
+    return _KANA_WEIGHT if _KANA.match(character) else 1.0
+
+
+def characters_within(text: str, length: float) -> int:
+    """How many leading characters of ``text`` are at most ``length`` English characters
+    (each weighed as :func:`english_equivalent_length` weighs it, runs not squeezed)."""
+    total = 0.0
+    for index, character in enumerate(text):
+        total += _character_weight(character)
+        if total > length:
+            return index
+    return len(text)

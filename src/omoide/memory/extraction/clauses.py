@@ -71,7 +71,20 @@ _CJK_QUESTION = re.compile(
 )
 
 
+_NAMING_REQUEST = re.compile(
+    r"\b(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|just\s+)?call\s+me\s+"
+    r"(?!(?:back|later|when|if|after|before|tomorrow|tonight|sometime|anytime|at|on|now"
+    r"|again|soon|whenever|out|up)\b)\w"
+    r"|라고\s*불러\s*(?:줄래|줄\s*수|주실|주세요|줘)|(?:って|と)呼んで|(?:能|可以|可不可以)叫我",
+    re.IGNORECASE,
+)
+"""A request to be called a name, asked as a question ("can u call me Wren?", "민지라고
+불러줄래요?"): the viewer tells their name, nothing is asked."""
+
+
 def _is_question(text: str, ending: str) -> bool:
+    if _NAMING_REQUEST.search(text):
+        return False
     if "?" in ending or "？" in ending:
         return True
     return bool(_EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()))
