@@ -13,11 +13,12 @@ import pytest
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.memory.extraction.clauses import split_sentences
-from omoide.memory.extraction.mentions import about_work
+from omoide.memory.extraction.mentions import about_work, told_kinds
 from omoide.memory.extraction.misspeaking import says_misspoke
 from omoide.memory.extraction.rules import decide, find_facts
 from omoide.memory.extraction.speaker import tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
+from omoide.memory.facet_cues import cued_facets
 from omoide.memory.facets import Facet, facet_of
 from omoide.memory.lexicon import Lexicon
 
@@ -482,3 +483,42 @@ def test_naming_a_person_without_telling_anything_of_them_is_no_fact(
     message: str, told: bool
 ) -> None:
     assert bool(find_facts(message)) is told
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "집 오니까 레오파드 게코가 허물 벗는 중",
+        "うちのヤモリ、今日もじっとしてる",
+        "我养的守宫今天蜕皮了",
+        "my guppies had babies again",
+        "우리집 구피 새끼 낳았어",
+    ],
+)
+def test_a_less_common_pet_is_a_pet_in_every_language(message: str) -> None:
+    assert "told_people" in told_kinds(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "요즘 아쿠아리움 매표소에서 일해",
+        "working at the garden centre now",
+        "我在一家书店工作",
+        "駅前のカフェで勤務してる",
+    ],
+)
+def test_working_at_a_place_tells_work(message: str) -> None:
+    assert "told_work" in told_kinds(message)
+
+
+def test_working_on_something_is_not_work() -> None:
+    assert "told_work" not in told_kinds("working on my essay all night")
+
+
+@pytest.mark.parametrize(
+    "message", ["주말 출근 진짜 싫다", "バイト終わった", "打工好累", "알바 끝"]
+)
+def test_going_to_work_cues_who_the_viewer_is(message: str) -> None:
+    """A job (who the viewer is) comes up when the viewer talks of going to work."""
+    assert Facet.IDENTITY in cued_facets(message)

@@ -82,10 +82,13 @@ _CUES: dict[Facet, tuple[str, ...]] = {
     ),
     Facet.IDENTITY: (
         r"\b(work\w*|job|office|boss|school|class|university|college|city|town|where"
-        r"|shift|overtime|meeting|client|customers?|coworkers?|colleagues?)\b",
-        r"일하|직장|회사|상사|학교|수업|대학|동네|어디|외근|야근|출장|회의|거래처|고객|손님|동료",
-        r"仕事|会社|職場|上司|学校|授業|大学|街|どこ|外回り|残業|出張|会議|取引先|お客|同僚",
-        r"工作|公司|老板|学校|上课|大学|城市|哪里|加班|出差|开会|客户|顾客|同事|生意",
+        r"|shift|overtime|meeting|client|customers?|coworkers?|colleagues?|part-time|paycheck)\b",
+        r"일하|직장|회사|상사|학교|수업|대학|동네|어디|외근|야근|출장|회의|거래처|고객|손님|동료"
+        r"|알바|출근|퇴근|근무|월급",
+        r"仕事|会社|職場|上司|学校|授業|大学|街|どこ|外回り|残業|出張|会議|取引先|お客|同僚"
+        r"|バイト|出勤|退勤|勤務|給料",
+        r"工作|公司|老板|学校|上课|大学|城市|哪里|加班|出差|开会|客户|顾客|同事|生意"
+        r"|打工|兼职|上班|下班|工资",
     ),
 }
 

@@ -148,10 +148,11 @@ _WORK_WORDS = Lexicon(
     ]
 )
 _WORK = (
-    r"\b(?:work\s+(?:as|at|in)|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job"
+    r"\b(?:works?\s+(?:as|at|in)|working\s+(?:as|at)|got\s+(?:a|the)\s+job|(?:got|was)\s+hired|new\s+job"
     r"|first\s+(?:day|week|shift|month)s?\s+(?:done\s+|over\s+)?at|quit\s+my\s+job)\b|开了(?:个|一家)\S{0,6}店"
     r"|(?<![\u30a1-\u30fa\u30fc])パート(?![\u30a1-\u30fa\u30fc])"  # not the パート of アパート
-    r"|で働(?:き(?:始め|はじめ)|いて)"
+    r"|で働(?:き(?:始め|はじめ)|いて)|で勤務"
+    r"|에서\s?(?:일해|일하|일함|일했|근무)|在\S{1,8}(?:工作|上班)"  # at a place: 매표소에서 일해
     # a job said by its ending: 飼育員やってます, 간호사예요, 我是服务员
     r"|\S(?:員|師|士)(?:を?(?:やって|して)|です|だよ)|\S(?:원|사|관)(?:이에요|예요|입니다|이야|로\s?일해)"
     r"|我(?:是|在\S{1,8}当)\S{0,6}(?:员|师)"

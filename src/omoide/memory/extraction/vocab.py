@@ -55,27 +55,31 @@ EN_PETS = words(
     "lizard lizards ferret ferrets hedgehog hedgehogs gecko geckos budgie budgies pet pets "
     "beagle corgi pug poodle husky labrador retriever shiba chihuahua dachshund doxie "
     "terrier bulldog frenchie pomeranian maltese collie shepherd greyhound pitbull spaniel "
-    "tabby tomcat axolotl iguana guinea-pig chinchilla cockatiel"
+    "tabby tomcat axolotl iguana guinea-pig chinchilla cockatiel guppy guppies betta "
+    "tarantula cockatoo canary"
 )
 KO_PETS = words(
     "고양이 강아지 개 햄스터 토끼 앵무새 새 물고기 금붕어 거북이 고슴도치 뱀 도마뱀 반려견 반려묘 "
     "반려동물 냥이 댕댕이 페럿 포메 포메라니안 말티즈 푸들 시츄 진돗개 리트리버 웰시코기 코기 "
     "비숑 치와와 닥스훈트 시바견 허스키 비글 보더콜리 웰시 코숏 먼치킨 러시안블루 페르시안 "
-    "랙돌 치즈냥이 턱시도 앵무 기니피그"
+    "랙돌 치즈냥이 턱시도 앵무 기니피그 게코 레오파드게코 크레스티드게코 우파루파 구피 베타 "
+    "열대어 친칠라 카나리아"
 )
 JA_PETS = words(
     "猫 ねこ ネコ 子猫 犬 いぬ イヌ 子犬 ハムスター うさぎ ウサギ 兎 インコ オウム 鳥 金魚 魚 "
     "亀 カメ ハリネズミ フェレット 蛇 ヘビ トカゲ ペット 愛犬 愛猫 柴犬 豆柴 秋田犬 プードル "
     "トイプードル チワワ ダックス ポメラニアン コーギー ラブラドール フレブル パグ "
     "マルチーズ シーズー ビーグル ハスキー 三毛猫 黒猫 白猫 茶トラ キジトラ サバトラ マンチカン "
-    "ロシアンブルー ラグドール 文鳥 セキセイインコ モルモット チンチラ"
+    "ロシアンブルー ラグドール 文鳥 セキセイインコ モルモット チンチラ ヤモリ レオパ "
+    "ウーパールーパー グッピー 熱帯魚 カナリア"
 )
 ZH_PETS = words(
     "猫 猫咪 小猫 狗 小狗 狗狗 仓鼠 兔子 鹦鹉 鸟 金鱼 "
     "鱼 乌龟 刺猬 蛇 蜥蜴 宠物 柯基 柴犬 哈士奇 金毛 泰迪 "
     "比熊 博美 萨摩耶 边牧 拉布拉多 阿拉斯加 秋田 法斗 "
     "巴哥 吉娃娃 腊肠 英短 美短 布偶 橘猫 黑猫 白猫 "
-    "狸花猫 暹罗猫 加菲猫 蓝猫 三花猫 奶牛猫 龙猫 豚鼠"
+    "狸花猫 暹罗猫 加菲猫 蓝猫 三花猫 奶牛猫 龙猫 豚鼠 守宫 豹纹守宫 六角恐龙 孔雀鱼 "
+    "斗鱼 热带鱼 金丝雀"
 )
 
 EN_JOBS = words(
