@@ -208,6 +208,10 @@ def test_one_message_corrects_one_fact() -> None:
         ("在快递站上班，天天搬箱子", "我现在在一家花店上班啦"),
         ("居酒屋でバイトしてる", "古本屋でバイト始めた！静かで最高"),
         ("I'm a cashier at a grocery store", "first month done at the print shop, i run the press"),
+        # where they work these days
+        ("편의점 야간 알바 뛰어요", "요즘 볼링장에서 일하는데 신발 소독이 제일 귀찮아"),
+        ("居酒屋でバイトしてる", "最近本屋で働いてるんだけど静かで最高"),
+        ("I'm a cashier at a grocery store", "working at the garden centre now, my hands hurt"),
         ("居酒屋でバイトしてる", "花屋で働きはじめて2週間、手が荒れる"),
     ],
 )

@@ -26,6 +26,16 @@ WORK_CHANGE = re.compile(
     re.IGNORECASE,
 )
 """A viewer saying their work changed: the new fact replaces what they did before."""
+WORKING_AT_NOW = re.compile(
+    r"\b(?:lately|currently|nowadays|these\s+days|now)\b.{0,40}\bworking\s+(?:as|at)\b"
+    r"|\bworking\s+(?:as|at)\b.{0,60}\b(?:now|lately|currently|these\s+days)\b"
+    r"|요즘.{0,30}에서\s?(?:일해|일하|일함|근무)|最近.{0,30}で(?:働い|バイトし|勤務)"
+    r"|最近.{0,10}在\S{1,8}(?:工作|上班|打工)",
+    re.IGNORECASE,
+)
+"""A viewer telling where they work these days ("요즘 스크린골프장에서 일하는데", "最近カラオケで
+働いてる", "working at the garden centre now"): what holds now, so a change when they told
+of other work before."""
 PONDERING = re.compile(
     r"\b(?:thinking\s+(?:about|of)|considering|might|maybe|wanna|want\s+to|would\s+like"
     r"|hoping\s+to|planning\s+to|should\s+i)\b"

@@ -38,6 +38,7 @@ from omoide.memory.extraction.change_words import (
     PONDERING,
     RENAMED,
     WORK_CHANGE,
+    WORKING_AT_NOW,
 )
 from omoide.memory.extraction.clauses import Sentence
 from omoide.memory.extraction.misspeaking import corrects_with_a_value, says_misspoke
@@ -253,7 +254,8 @@ def says_work_changed(text: str) -> bool:
 
 def _says_a_change(text: str) -> bool:
     """Whether ``text`` says the viewer's work changed, not only weighing a change."""
-    return WORK_CHANGE.search(text) is not None and PONDERING.search(text) is None
+    said = WORK_CHANGE.search(text) or WORKING_AT_NOW.search(text)
+    return said is not None and PONDERING.search(text) is None
 
 
 def about_work(text: str) -> bool:
