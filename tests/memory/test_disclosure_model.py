@@ -212,18 +212,17 @@ def test_a_long_sentence_is_also_read_in_parts_of_two_clauses() -> None:
 
 @pytest.mark.anyio
 async def test_a_told_part_of_a_long_sentence_becomes_the_fact(app: Omoide) -> None:
-    """Read whole, the model does not take this sentence (checked); its part it does."""
-    message = (
-        "오늘도 야근각이었고 집 오니까 레오파드 게코 단테가 탈피하다 꼬리 끝에 허물 껴있어서"
-        " 온욕시키느라"
-    )
+    """Read whole, the model does not take this sentence (checked); its part it does. No
+    rule reads it (a gecko, a pet, would be read by the rules: checked too)."""
+    message = "오늘도 야근각이었고 집 오니까 베란다 다육이들이 얼어 있어서 다 들여놓느라"
+    assert not find_facts(message)
     model = load_disclosure_model("use:multilingual-v3")
     assert model is not None
     (whole,) = await app.embedder.embed_documents([message])
     assert not model.above_threshold(whole[None, :])[0]
     await _store(app, (message,))
     (fact,) = await app.memory.list_facts(MINA)
-    assert "단테" in fact.text and fact.text in message and fact.text != message
+    assert "다육이" in fact.text and fact.text in message and fact.text != message
 
 
 @pytest.mark.anyio

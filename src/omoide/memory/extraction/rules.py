@@ -231,7 +231,22 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
             told = _told_after(told, before) if before else told
             told = _as_work_change(told)
             found.setdefault(_identity(told), told)
-    return _as_corrections(message, _drop_contradicted(list(found.values())))
+    return _as_corrections(message, _drop_contradicted(_without_repeats(list(found.values()))))
+
+
+def _without_repeats(found: list[FactCandidate]) -> list[FactCandidate]:
+    """``found`` without a fact whose words another fact of the message holds whole (a
+    sentence told on with the next one: "알바 옮김!! 이제 볼링장에서 일함" is one fact, not
+    it and "이제 볼링장에서 일함")."""
+    texts = [" ".join(candidate.text.split()).casefold() for candidate in found]
+    return [
+        candidate
+        for index, candidate in enumerate(found)
+        if not any(
+            other != index and texts[index] in texts[other] and texts[index] != texts[other]
+            for other in range(len(found))
+        )
+    ]
 
 
 def _as_work_change(candidate: FactCandidate) -> FactCandidate:
