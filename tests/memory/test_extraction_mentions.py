@@ -516,6 +516,11 @@ def test_working_at_a_place_tells_work(message: str) -> None:
     assert "told_work" in told_kinds(message)
 
 
+@pytest.mark.parametrize("message", ["베타 테스트 당첨됨", "我在斗鱼开播了", "a beta key finally"])
+def test_a_word_that_names_a_pet_elsewhere_is_no_pet_here(message: str) -> None:
+    assert "told_people" not in told_kinds(message)
+
+
 def test_working_on_something_is_not_work() -> None:
     assert "told_work" not in told_kinds("working on my essay all night")
 
