@@ -13,7 +13,7 @@ import pytest
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.memory.extraction.clauses import split_sentences
-from omoide.memory.extraction.mentions import about_work, told_kinds
+from omoide.memory.extraction.mentions import about_work, correcting_clause, told_kinds
 from omoide.memory.extraction.misspeaking import says_misspoke
 from omoide.memory.extraction.rules import decide, find_facts
 from omoide.memory.extraction.speaker import tells_of_the_viewer
@@ -191,6 +191,17 @@ def test_saying_one_was_wrong_corrects_the_fact_it_names_a_new_value_for() -> No
     decisions = decide(found, [concert, other])
     assert ("update", "concert") in {(d.action, d.target_fact_id) for d in decisions}
     assert not any(c.corrects for c in find_facts("I was mistaken about him, he's lovely"))
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [("my bad, it's Lisbon not Porto", "Lisbon"), ("잘못 말함 ㅋㅋ 3월 8일", "8")],
+)
+def test_saying_one_misspoke_then_the_value_in_the_next_clause_is_the_correction(
+    message: str, value: str
+) -> None:
+    correction = correcting_clause(split_sentences(message))
+    assert correction is not None and value in correction.text
 
 
 def test_one_message_corrects_one_fact() -> None:

@@ -230,11 +230,26 @@ def correcting_clause(sentences: Sequence[Sentence]) -> FactCandidate | None:
     """A clause saying the viewer misspoke and naming what holds (:func:`corrects_with_a_value`),
     as a fact of its own: the correction when no fact was read from it."""
     for sentence in sentences:
-        for clause in sentence.clauses:
-            if corrects_with_a_value(clause.text):
-                found = _candidate("told_situation", "", viewer_text(clause.text), changes=False)
+        for index in range(len(sentence.clauses)):
+            said = _with_the_value(sentence, index)
+            if said is not None:
+                found = _candidate("told_situation", "", viewer_text(said), changes=False)
                 return found[0] if found else None
     return None
+
+
+def _with_the_value(sentence: Sentence, index: int) -> str | None:
+    """The ``index``-th clause of ``sentence`` when it says the viewer misspoke and names
+    what holds, or it with the next clause when that names it ("잘못 말함 ㅋㅋ it's Leiden",
+    "my bad, it's Leiden"); else ``None``."""
+    clause = sentence.clauses[index]
+    if corrects_with_a_value(clause.text):
+        return clause.text
+    if index + 1 == len(sentence.clauses) or not says_misspoke(clause.text):
+        return None
+    after = sentence.clauses[index + 1]
+    joined = sentence.text[clause.start : after.start + len(after.text)]
+    return joined if corrects_with_a_value(joined) else None
 
 
 def may_tell(text: str) -> bool:
