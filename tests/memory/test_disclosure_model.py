@@ -94,6 +94,12 @@ def test_the_default_embedder_has_a_model_and_others_have_none() -> None:
         # a question the statement goes on to tells nothing of the speaker
         ("adopted a kitten, what should I name her?", ["adopted a kitten"]),
         ("oh wait, remember when I told you the date?", []),
+        # laughter ends a clause: the question after it is not the statement before it
+        (
+            "어제 이사한 집 정리하느라 새벽 3시에 잠 ㅋㅋ 하루는 이사 해봤어?",
+            ["어제 이사한 집 정리하느라 새벽 3시에 잠"],
+        ),
+        ("刚搬完家累死了哈哈哈 你们搬过家吗？", ["刚搬完家累死了"]),
         # a run-on sentence too long to be told in passing: read in windows of its clauses
         (
             "long shift at the clinic today, a patient's kid drew me a dinosaur, then my "

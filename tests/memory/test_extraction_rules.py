@@ -402,3 +402,27 @@ def test_asking_to_be_called_a_name_tells_the_name(message: str, name: str) -> N
     assert len(nicknames) == 1 and name in nicknames[0].text
     assert asks_something("can you call me back later?")
     assert not find_facts("can you call me when you're free?")
+
+
+@pytest.mark.parametrize(
+    ("message", "told"),
+    [
+        ("转行了，现在在宠物店上班，每天给狗洗澡", "宠物店"),
+        ("이직했어요 지금은 꽃집에서 일함 ㅋㅋ 매일 아침 7시에 출근", "꽃집"),
+    ],
+)
+def test_what_the_clauses_before_a_rules_fact_tell_in_passing_is_kept(
+    message: str, told: str
+) -> None:
+    """A habit the rules read in the last clause; the change of work told before it is a
+    fact of its own, and a change."""
+    found = find_facts(message)
+    (work,) = [fact for fact in found if told in fact.text]
+    assert work.changes and work.slot is not None and work.slot.startswith("told_work:")
+    assert any(fact.slot is not None and fact.slot.startswith("habit:") for fact in found)
+
+
+def test_a_clause_setting_something_aside_is_not_told() -> None:
+    assert [fact.text for fact in find_facts("出身は沖縄じゃなくて、広島出身です")] == [
+        "広島出身です"
+    ]

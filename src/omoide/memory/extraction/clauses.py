@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from omoide.memory.extraction.syntax import Script
 from omoide.memory.extraction.vocab import JA_ADVERBS, JA_SELF, KO_ADVERBS, KO_SELF
-from omoide.memory.facts.text import scrub
+from omoide.memory.facts.text import laughter_marked, scrub
 from omoide.memory.patterns import is_low_signal
 
 MAX_MESSAGE_CHARS = 2000
@@ -50,7 +50,10 @@ class Sentence:
 
 
 _SENTENCE_END = re.compile(r"([!?！？。;；\n]+|\.+(?!\d))")
-_COMMA = re.compile(r"[,，、](?!\d)")
+_PAUSE = "\x1f"
+"""Where laughter was: a clause ends there ("좀비임 ㅋㅋ 쌀 불리는 거 구경해봤어?": the
+question is the second clause), and the sentence's text holds a space."""
+_COMMA = re.compile(r"[,，、\x1f](?!\d)")
 _CONNECTIVE = re.compile(
     r"\s+(?=(?:but|however|whereas)\b)"
     r"|(?<=[가-힣](?:는데|은데|인데|지만|거든|니까|어서|아서|해서))\s+"
@@ -130,7 +133,7 @@ def _sentence(text: str, ending: str) -> Sentence:
             where = text.find(bounded, start + skip)
             asked = _is_question(bounded, ending if last else "")
             clauses.append(Clause(bounded, asked, max(where, start)))
-    return Sentence(text, tuple(clauses))
+    return Sentence(text.replace(_PAUSE, " "), tuple(clauses))
 
 
 def normalised(message: str) -> str:
@@ -141,7 +144,7 @@ def normalised(message: str) -> str:
 
 def split_sentences(message: str) -> list[Sentence]:
     """The sentences of ``message`` (its first MAX_MESSAGE_CHARS, NFKC) with their clauses."""
-    pieces = _SENTENCE_END.split(scrub(normalised(message)))
+    pieces = _SENTENCE_END.split(scrub(laughter_marked(normalised(message), f" {_PAUSE} ")))
     sentences = []
     for index in range(0, len(pieces), 2):
         ending = pieces[index + 1] if index + 1 < len(pieces) else ""

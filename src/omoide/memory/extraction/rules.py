@@ -45,7 +45,7 @@ from omoide.memory.extraction.misspeaking import (
 from omoide.memory.extraction.outdating import outdated
 from omoide.memory.extraction.patterns import OTHER_PERSON
 from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
-from omoide.memory.extraction.speaker import MAX_TOLD_CHARS, about_the_viewer
+from omoide.memory.extraction.speaker import MAX_TOLD_CHARS, about_the_viewer, window_of
 from omoide.memory.extraction.switching import game_left
 from omoide.memory.extraction.value_words import value_words
 from omoide.memory.extraction.values import FactCandidate, FactDecision
@@ -79,6 +79,13 @@ _CUT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
+_SET_ASIDE = re.compile(
+    r"(?:じゃなくて|じゃなく|ではなく(?:て)?|아니고|아니라|말고|지만|けど|けれど|のに|ですが|だが)\s*$"
+    r"|\b(?:not|instead|rather)\b|不是|而是",
+    re.IGNORECASE,
+)
+"""Clauses before a rule's fact that set something aside for it ("出身は沖縄じゃなくて、
+広島出身です", "not Leeds, I live in York"): not told of the viewer in passing."""
 _BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아서|해서|려고)\s*$")
 """A Korean clause that sets up what follows (background, reason, purpose): "…6살인데",
 "…하는데", "4월에 하프 마라톤 나가려고"."""
@@ -180,15 +187,24 @@ def _sentence_facts(sentence: Sentence, message: str, *, gated: bool) -> list[Fa
     found = _hits(sentence, message, gated=gated)
     if not found:
         return told_facts(sentence)
+    first = _with_background(sentence, min(index for index, _hit in found))
+    # what the clauses before the rule's fact tell in passing ("换工作啦，现在在花店上班，
+    # florist assistant lol 每天包花包到手软": the change of work, before the habit)
+    leading = sentence.clauses[:first]
+    set_aside = (
+        not leading
+        or _BACKGROUND_END.search(leading[-1].text) is not None  # it sets up the fact
+        or any(_SET_ASIDE.search(clause.text) for clause in leading)
+    )
+    before = [] if set_aside else told_facts(window_of(sentence, leading))
     if _one_fact(found):
         hard = [f for f in found if f[1].kind.key not in _SOFT_KINDS] or found
         _first, hit = hard[0]
-        start = _with_background(sentence, min(index for index, _hit in found))
         terms = tuple(dict.fromkeys(term for _i, h in found if h is hit for term in h.terms))
-        candidate = _candidate(hit, _text(sentence, start, whole=True), terms)
-        return [candidate] if candidate is not None else []
+        candidate = _candidate(hit, _text(sentence, first, whole=True), terms)
+        return [candidate, *before] if candidate is not None else before
     candidates = (_candidate(hit, _text(sentence, i, whole=False), hit.terms) for i, hit in found)
-    return [candidate for candidate in candidates if candidate is not None]
+    return [*(candidate for candidate in candidates if candidate is not None), *before]
 
 
 def _drop_contradicted(found: list[FactCandidate]) -> list[FactCandidate]:

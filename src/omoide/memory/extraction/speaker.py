@@ -10,6 +10,7 @@ out ("아 방송 늦게 옴, 집 오니까 게코 단테가…": the gecko).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from omoide.memory.extraction.clauses import Clause, Sentence
@@ -73,7 +74,7 @@ def _before_a_question(sentence: Sentence) -> Sentence:
     name him?", "oh wait, remember when I told you the date?"): a question tells nothing
     of the speaker. ``sentence`` states first (:func:`states_first`)."""
     asked = next((i for i, clause in enumerate(sentence.clauses) if clause.is_question), None)
-    return sentence if asked is None else _window(sentence, list(sentence.clauses[:asked]))
+    return sentence if asked is None else window_of(sentence, list(sentence.clauses[:asked]))
 
 
 def told_windows(sentence: Sentence) -> list[Sentence]:
@@ -87,13 +88,13 @@ def told_windows(sentence: Sentence) -> list[Sentence]:
     current: list[Clause] = []
     for clause in sentence.clauses:
         if current and clause.start + len(clause.text) - current[0].start > MAX_TOLD_CHARS:
-            windows.append(_window(sentence, current))
+            windows.append(window_of(sentence, current))
             current = []
         current.append(clause)
-    return [*windows, _window(sentence, current)] if current else windows
+    return [*windows, window_of(sentence, current)] if current else windows
 
 
-def _window(sentence: Sentence, clauses: list[Clause]) -> Sentence:
+def window_of(sentence: Sentence, clauses: Sequence[Clause]) -> Sentence:
     """The part of ``sentence`` its consecutive ``clauses`` span, as a sentence."""
     start, last = clauses[0].start, clauses[-1]
     text = sentence.text[start : last.start + len(last.text)]

@@ -172,6 +172,12 @@ _SYMBOLS = re.compile(
 """Emoji, pictographs, dingbats, arrows and their skin-tone modifiers."""
 
 
+def laughter_marked(text: str, mark: str) -> str:
+    """``text`` with each run of laughter replaced by ``mark``: chat's full stop ("새벽 4시에
+    일어났더니 지금 좀비임 ㅋㅋ 쌀 불리는 거 구경해봤어?")."""
+    return _LAUGHTER.sub(mark, text)
+
+
 def scrub(text: str) -> str:
     """``text`` with emoji and laughter replaced by spaces (before rules read it)."""
     if text.isascii():
