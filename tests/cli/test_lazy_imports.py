@@ -201,6 +201,7 @@ def test_context_loads_recall_the_token_counter_and_the_embedder_but_no_write_pa
         "omoide.memory.extraction.disclosure",
         "omoide.memory.extraction.lasting",
         "omoide.memory.extraction.rules",
+        "omoide.memory.extraction.decisions",
     }
     assert sorted((BUILT_ONLY - {"omoide.embed.base", "omoide.memory.recall"}) & modules) == []
     assert sorted(write_path & modules) == []

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from omoide.domain import Fact, Scope, TrustState
-from omoide.memory.extraction.rules import RuleFactExtractor, drop_rejected, find_facts
+from omoide.memory.extraction.decisions import drop_rejected
+from omoide.memory.extraction.rules import RuleFactExtractor, find_facts
 from omoide.memory.extraction.values import FactDecision
 from omoide.memory.facts.updates import new_fact
 

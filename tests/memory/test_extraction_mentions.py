@@ -13,9 +13,10 @@ import pytest
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
 from omoide.memory.extraction.clauses import split_sentences
+from omoide.memory.extraction.decisions import decide
 from omoide.memory.extraction.mentions import about_work, correcting_clause, told_kinds
 from omoide.memory.extraction.misspeaking import says_misspoke
-from omoide.memory.extraction.rules import decide, find_facts
+from omoide.memory.extraction.rules import find_facts
 from omoide.memory.extraction.speaker import tells_of_the_viewer
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facet_cues import cued_facets

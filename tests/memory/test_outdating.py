@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from omoide.domain import Fact, FactCategory, Scope
-from omoide.memory.extraction.rules import decide, find_facts
+from omoide.memory.extraction.decisions import decide
+from omoide.memory.extraction.rules import find_facts
 from omoide.memory.extraction.value_words import value_words
 from omoide.memory.extraction.values import FactCandidate
 

@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from omoide.domain import Fact, FactCategory, Scope, TrustState
+from omoide.memory.extraction.decisions import decide
 from omoide.memory.extraction.mentions import told_slot
-from omoide.memory.extraction.rules import decide, find_facts
+from omoide.memory.extraction.rules import find_facts
 from omoide.memory.extraction.switching import plays_now
 from omoide.memory.extraction.values import FactCandidate
 from omoide.memory.facets import Facet

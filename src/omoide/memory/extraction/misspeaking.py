@@ -1,7 +1,7 @@
 """A viewer saying they misspoke: what they say next replaces what they told.
 
 "my bad", "잘못 말함", "間違えた", "说错了": the message corrects a fact
-(:func:`~omoide.memory.extraction.rules.decide`); when the same words name what holds
+(:func:`~omoide.memory.extraction.decisions.decide`); when the same words name what holds
 ("학교 이름 잘못 말함 it's Leiden", "間違えた、正しくは3月8日"), they are the correction.
 """
 

@@ -2,7 +2,7 @@
 
 A viewer who left the cinema for a bowling alley told of the cinema more than once: the
 job, its closing shifts, the free passes. The change replaces one fact
-(:func:`~omoide.memory.extraction.rules.decide`); the others would stay current and the
+(:func:`~omoide.memory.extraction.decisions.decide`); the others would stay current and the
 profile would tell of both jobs. They end too (not contradicted: they held until then):
 
 * a change of work ends every other fact naming the viewer's work (a job, a workplace, its

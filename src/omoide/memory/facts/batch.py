@@ -34,7 +34,7 @@ import numpy as np
 
 from omoide.domain import Episode, Fact, FactCategory, Scope, Vector
 from omoide.errors import OmoideError
-from omoide.memory.extraction.rules import decide
+from omoide.memory.extraction.decisions import decide
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facts.digests import deleted_digests, without_deleted
 from omoide.memory.facts.updates import (

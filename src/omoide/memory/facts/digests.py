@@ -10,7 +10,7 @@ the viewer repeating the sentence (or writing it with other case, width, spacing
 punctuation) does not bring it back, while another value of the same slot is learned.
 
 The comparable forms are those a person's correction is compared with
-(:func:`~omoide.memory.extraction.rules.is_rejected`): ``object_key`` of the text, and the
+(:func:`~omoide.memory.extraction.decisions.is_rejected`): ``object_key`` of the text, and the
 slot with ``terms_key`` of the terms. Forgetting a viewer removes the digests with
 everything else.
 """

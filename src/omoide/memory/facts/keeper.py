@@ -34,7 +34,8 @@ from omoide.domain import (
 )
 from omoide.embed.base import Embedder
 from omoide.errors import InvalidInput
-from omoide.memory.extraction.rules import RuleFactExtractor, decide, find_facts
+from omoide.memory.extraction.decisions import decide
+from omoide.memory.extraction.rules import RuleFactExtractor, find_facts
 from omoide.memory.extraction.values import FactCandidate, FactDecision, FactExtractor
 from omoide.memory.facts.batch import DEFAULT_BATCH_LIMIT, BatchFactStore, BatchTurn, keep_batch
 from omoide.memory.facts.updates import (

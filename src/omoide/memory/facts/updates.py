@@ -8,7 +8,8 @@ from datetime import datetime
 from typing import Protocol
 
 from omoide.domain import Fact, Scope, TrustState, new_id
-from omoide.memory.extraction.rules import find_facts, is_rejected
+from omoide.memory.extraction.decisions import is_rejected
+from omoide.memory.extraction.rules import find_facts
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facts.digests import DeletedFactDigests, deleted_digests, stated, without_deleted
 from omoide.store.base import FactFilter
