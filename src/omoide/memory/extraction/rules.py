@@ -64,12 +64,12 @@ _CUT_BEFORE = re.compile(
 )
 _CONTRAST_END = re.compile(r"(?:지만|けど|けれど|のに|ですが|だが)\s*$")
 _SET_ASIDE = re.compile(
-    r"(?:じゃなくて|じゃなく|ではなく(?:て)?|아니고|아니라|말고|지만|けど|けれど|のに|ですが|だが)\s*$"
-    r"|\b(?:not|instead|rather)\b|不是|而是",
+    r"(?:じゃなくて|じゃなく|ではなく(?:て)?|아니고|아니라|말고)\s*$|\b(?:not|instead|rather)\b|不是|而是",
     re.IGNORECASE,
 )
 """Clauses before a rule's fact that set something aside for it ("出身は沖縄じゃなくて、
-広島出身です", "not Leeds, I live in York"): not told of the viewer in passing."""
+広島出身です", "not Leeds, I live in York"), as a contrast does (:data:`_CONTRAST_END`): not
+told of the viewer in passing."""
 _BACKGROUND_END = re.compile(r"(?:는데|은데|인데|거든|니까|어서|아서|해서|려고)\s*$")
 """A Korean clause that sets up what follows (background, reason, purpose): "…6살인데",
 "…하는데", "4월에 하프 마라톤 나가려고"."""
@@ -178,7 +178,7 @@ def _sentence_facts(sentence: Sentence, message: str, *, gated: bool) -> list[Fa
     set_aside = (
         not leading
         or _BACKGROUND_END.search(leading[-1].text) is not None  # it sets up the fact
-        or any(_SET_ASIDE.search(clause.text) for clause in leading)
+        or any(_SET_ASIDE.search(c.text) or _CONTRAST_END.search(c.text) for c in leading)
     )
     before = [] if set_aside else told_facts(window_of(sentence, leading))
     if _one_fact(found):
