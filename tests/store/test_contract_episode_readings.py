@@ -73,3 +73,38 @@ async def test_readings_that_are_not_text_are_refused(store: MemoryBackend) -> N
     written = replace(episode(VIEWER, "e1"), readings=["not", "text"])  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="readings"):
         await store.write_turns("haru", [turn(written)])
+
+
+async def test_readings_are_replaced_only_while_they_are_the_ones_read(
+    store: MemoryBackend,
+) -> None:
+    old = replace(episode(VIEWER, "e1", "나 롤 게임 좋아해", recorded_at=at(1)), readings=KEPT)
+    bare = episode(VIEWER, "e2", "게임 하러 간다", recorded_at=at(2))
+    await store.write_turns("haru", [turn(old, unit(0)), turn(bare, unit(1))])
+
+    replaced = await store.replace_episode_readings(
+        VIEWER, {"e1": (KEPT, '["new e1"]'), "e2": (None, '["new e2"]'), "e9": (None, "x")}
+    )
+    assert replaced == 2  # an unknown id replaces nothing
+    assert (await store.get_episode(VIEWER, "e1")).readings == '["new e1"]'
+    assert (await store.get_episode(VIEWER, "e2")).readings == '["new e2"]'
+
+    stale = await store.replace_episode_readings(VIEWER, {"e1": (KEPT, '["late"]')})
+    assert stale == 0  # rewritten since it was read: what is there now stays
+    assert (await store.get_episode(VIEWER, "e1")).readings == '["new e1"]'
+
+
+async def test_readings_are_replaced_in_their_own_scope_only(store: MemoryBackend) -> None:
+    other = Scope("haru", "jun")
+    await store.write_turns("haru", [turn(episode(other, "e1", "나 롤 게임 좋아해"), unit(0))])
+    await store.write_turns("haru", [turn(episode(VIEWER, "e2", "게임"), unit(1))])
+    assert await store.replace_episode_readings(VIEWER, {"e1": (None, '["x"]')}) == 0
+    assert (await store.get_episode(other, "e1")).readings is None
+    assert await store.replace_episode_readings(Scope("haru", "nobody"), {"e1": (None, "x")}) == 0
+
+
+async def test_replacing_readings_refuses_what_is_not_text(store: MemoryBackend) -> None:
+    with pytest.raises(InvalidInput, match="readings"):
+        await store.replace_episode_readings(VIEWER, {"e1": (None, 7)})  # type: ignore[dict-item]
+    with pytest.raises(InvalidInput, match="readings"):
+        await store.replace_episode_readings(VIEWER, {"e1": (7, "x")})  # type: ignore[dict-item]

@@ -1,7 +1,9 @@
-"""``omoide decay`` (with ``--dry-run``), ``omoide restore`` and ``omoide reembed``.
+"""``omoide decay`` (with ``--dry-run``), ``omoide restore``, ``omoide reembed`` and
+``omoide reread``.
 
 ``decay --json`` and ``restore --json`` print the HTTP API's ``DecayOut`` and
-``RestoreOut``; ``reembed`` shows a progress bar with counts and rate.
+``RestoreOut``; ``reembed`` shows a progress bar with counts and rate; ``reread`` keeps
+this version's readings with episodes stored by an older one (``memory.rereading``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def register(app: typer.Typer) -> None:
     app.command()(decay)
     app.command()(restore)
     app.command()(reembed)
+    app.command()(reread)
 
 
 def decay(
@@ -206,4 +209,38 @@ def _print_reembed(out: Console, result: dict[str, Any]) -> None:
         f"re-embedded {result['episodes']} episodes and {result['facts']} facts: "
         f"{before} -> {current['model_name']} ({current['dimensions']} dimensions)",
         highlight=False,
+    )
+
+
+def reread(
+    character: Character = "haru",
+    data_dir: DataDir = None,
+    embedder: Embedder = None,
+    as_json: AsJson = False,
+) -> None:
+    """Keep this version's readings with a character's episodes stored by an older one.
+
+    Replies read what an older version stored from its words each time (correct, slower);
+    after an upgrade this reads them once; a second run changes nothing."""
+
+    async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.memory.rereading import reread_episodes
+
+        report = await reread_episodes(built.store, character)
+        return {
+            "character_id": report.character_id,
+            "scanned": report.scanned,
+            "reread": report.reread,
+        }
+
+    settings = settings_from(data_dir=data_dir, embedder=embedder)
+    result = run(settings, action)
+    emit(
+        as_json,
+        result,
+        lambda: console().print(
+            f"{result['character_id']}: {result['reread']} of {result['scanned']} episodes "
+            "reread (the others already had this version's readings)",
+            highlight=False,
+        ),
     )

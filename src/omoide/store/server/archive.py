@@ -1,5 +1,6 @@
 """The server store's maintenance role: archive and restore episodes, page through a
-character's episodes for decay, purge what was archived long enough.
+character's episodes for decay, purge what was archived long enough, and keep new readings
+with episodes read by older code (``memory.rereading``).
 
 :class:`~omoide.store.server.store.ServerMemoryStore` builds on it (the role
 ``memory.decay.DecayMaintenance``), as the embedded store builds on
@@ -16,10 +17,10 @@ from omoide.store.server import episodes, viewers
 from omoide.store.server.codec import utc
 from omoide.store.server.database import Connection
 from omoide.store.server.engines import Changes, Engines
-from omoide.store.sqlite.arguments import check_count, check_reason, check_text
+from omoide.store.sqlite.arguments import check_count, check_readings, check_reason, check_text
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from datetime import datetime
 
 
@@ -50,6 +51,19 @@ class ServerArchiveMaintenance:
             restored = await episodes.restore_episodes(connection, scope_id, ids)
             changes.episodes.extend(restored)
             return len(restored)
+
+        return await self._engines.change_scope(scope, work, int)
+
+    async def replace_episode_readings(
+        self, scope: Scope, readings: Mapping[str, tuple[str | None, str]]
+    ) -> int:
+        """Keep new readings with episodes of ``scope`` (id -> (the readings they were read
+        with, the new ones)), each only while it still holds the old ones; how many were.
+        Readings live in PostgreSQL only: nothing is republished."""
+        checked = check_readings(readings)
+
+        async def work(connection: Connection, scope_id: int, changes: Changes) -> int:
+            return await episodes.replace_readings(connection, scope_id, checked)
 
         return await self._engines.change_scope(scope, work, int)
 

@@ -6,7 +6,7 @@ Functions that change what an episode's Qdrant point should be return the affect
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 import psycopg.errors
@@ -264,6 +264,22 @@ async def archive_episodes(
         (at, scope_id, list(episode_ids)),
     )
     return [int(row[0]) for row in rows]
+
+
+async def replace_readings(
+    connection: Connection, scope_id: int, readings: Mapping[str, tuple[str | None, str]]
+) -> int:
+    """Replace episodes' kept readings (id -> (the readings they were read with, the new
+    ones)); one is replaced only while it still holds the old ones. Returns how many were."""
+    ids = list(readings)
+    rows = await fetch_all(
+        connection,
+        "UPDATE episodes AS e SET readings = n.new FROM unnest(%s::text[], %s::text[], "
+        "%s::text[]) AS n(id, old, new) WHERE e.scope_id = %s AND e.id = n.id "
+        "AND e.readings IS NOT DISTINCT FROM n.old RETURNING e.internal_id",
+        (ids, [readings[i][0] for i in ids], [readings[i][1] for i in ids], scope_id),
+    )
+    return len(rows)
 
 
 async def restore_episodes(

@@ -1,5 +1,6 @@
 """The embedded store's maintenance role: archive and restore episodes, page through a
-character's episodes for decay, purge what was archived long enough.
+character's episodes for decay, purge what was archived long enough, and keep new readings
+with episodes read by older code (``memory.rereading``).
 
 :class:`~omoide.store.sqlite.store.SqliteMemoryStore` builds on it (the role
 ``memory.decay.DecayMaintenance``); every write is one transaction over records, keyword
@@ -12,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from omoide.domain import Episode, Scope, check_identifier
 from omoide.store.sqlite import episodes, viewers
-from omoide.store.sqlite.arguments import check_count, check_reason, check_text
+from omoide.store.sqlite.arguments import check_count, check_readings, check_reason, check_text
 from omoide.store.sqlite.codec import to_micros
 from omoide.store.sqlite.scoped import ScopedDatabase
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from datetime import datetime
 
 
@@ -42,6 +43,16 @@ class ArchiveMaintenance(ScopedDatabase):
             scope,
             lambda c, scope_id: episodes.restore_episodes(c, self._space, scope_id, ids),
             int,
+        )
+
+    async def replace_episode_readings(
+        self, scope: Scope, readings: Mapping[str, tuple[str | None, str]]
+    ) -> int:
+        """Keep new readings with episodes of ``scope`` (id -> (the readings they were read
+        with, the new ones)), each only while it still holds the old ones; how many were."""
+        checked = check_readings(readings)
+        return await self._write_scope(
+            scope, lambda c, scope_id: episodes.replace_readings(c, scope_id, checked), int
         )
 
     async def list_episodes_for_decay(

@@ -11,7 +11,7 @@ from omoide.store.base import EpisodeFilter, FactFilter
 from omoide.store.sqlite.filters import episode_record_conditions, fact_record_conditions
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 MAX_NEIGHBOURS = 4096  # vec0 refuses a larger k
 MAX_REASON_LENGTH = 1000
@@ -33,6 +33,18 @@ def check_text(value: str, *, name: str) -> str:
     if not isinstance(value, str):
         raise InvalidInput(f"{name} must be a string")
     return value
+
+
+def check_readings(
+    readings: Mapping[str, tuple[str | None, str]],
+) -> dict[str, tuple[str | None, str]]:
+    """Episode id -> (the readings an episode was read with, its new ones), checked."""
+    checked: dict[str, tuple[str | None, str]] = {}
+    for episode_id, (old, new) in readings.items():
+        if old is not None and not isinstance(old, str):
+            raise InvalidInput(f"episode {episode_id!r}: old readings must be a string or None")
+        checked[check_text(episode_id, name="episode id")] = (old, check_text(new, name="readings"))
+    return checked
 
 
 def check_neighbour_limit(limit: int) -> int:

@@ -26,7 +26,7 @@ from omoide.store.sqlite.scopes import ensure_scope_id
 from omoide.store.sqlite.tombstones import write_tombstones
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from datetime import datetime
 
     from omoide.domain import Vector
@@ -291,6 +291,21 @@ def archive_episodes(
     connection.executemany(
         f"UPDATE {space.episode_table} SET archived = 1 WHERE rowid = ?",
         [(row[0],) for row in rows],
+    )
+    return len(rows)
+
+
+def replace_readings(
+    connection: apsw.Connection, scope_id: int, readings: Mapping[str, tuple[str | None, str]]
+) -> int:
+    """Replace episodes' kept readings (id -> (the readings they were read with, the new
+    ones)); one is replaced only while it still holds the old ones. Returns how many were."""
+    rows = fetch_all(
+        connection,
+        "UPDATE episodes SET readings = n.value ->> '$[1]' "
+        "FROM json_each(?) AS n WHERE episodes.scope_id = ? AND episodes.id = n.key "
+        "AND episodes.readings IS n.value ->> '$[0]' RETURNING episodes.internal_id",
+        (json.dumps(dict(readings), ensure_ascii=False), scope_id),
     )
     return len(rows)
 
