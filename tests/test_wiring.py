@@ -151,8 +151,10 @@ async def test_building_settles_the_heap_once(tmp_path: Path) -> None:
         frozen = gc.get_freeze_count()
         assert frozen > 0
         assert gc.get_threshold() == SERVICE_GC_THRESHOLDS
+        later = [[index] for index in range(1000)]  # alive at the next settle
         settle_heap()
-        assert gc.get_freeze_count() == frozen, "frozen once, not again"
+        # frozen objects may die meanwhile (the count drops), later ones are not frozen
+        assert gc.get_freeze_count() < frozen + len(later), "frozen once, not again"
     finally:
         await app.aclose()
 
