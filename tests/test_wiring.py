@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import AsyncIterator, Sequence
@@ -18,6 +19,7 @@ from omoide.llm.base import ChatMessage, ChatOptions
 from omoide.llm.scripted import ScriptedChatModel
 from omoide.stream.events import StreamEvent
 from omoide.wiring import Resources, build, stream_config, stream_model
+from omoide.wiring.root import PYTHON_GC_THRESHOLDS, SERVICE_GC_THRESHOLDS, settle_heap
 
 pytestmark = pytest.mark.anyio
 START = datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
@@ -139,3 +141,29 @@ async def test_recall_searches_with_centred_queries_when_a_centroid_ships(
     assert len(keys) == 1
     assert keys[0].endswith("|plain") is not centre
     assert ("|centred:" in keys[0]) is centre
+
+
+async def test_building_settles_the_heap_once(tmp_path: Path) -> None:
+    gc.unfreeze()  # as in a fresh process (an earlier test may have built)
+    gc.set_threshold(*PYTHON_GC_THRESHOLDS)
+    app = await build(Settings(data_dir=tmp_path, llm="none"), embedder=HashingEmbedder())
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        assert gc.get_threshold() == SERVICE_GC_THRESHOLDS
+        later = [[index] for index in range(1000)]  # alive at the next settle
+        settle_heap()
+        # frozen objects may die meanwhile (the count drops), later ones are not frozen
+        assert gc.get_freeze_count() < frozen + len(later), "frozen once, not again"
+    finally:
+        await app.aclose()
+
+
+def test_a_host_applications_own_collector_settings_are_kept() -> None:
+    before = gc.get_threshold()
+    gc.set_threshold(1234, 5, 5)
+    try:
+        settle_heap()
+        assert gc.get_threshold() == (1234, 5, 5)
+    finally:
+        gc.set_threshold(*before)

@@ -115,6 +115,8 @@ def check_identifier(value: str, *, name: str) -> str:
 
 def check_unit_interval(value: float, *, name: str) -> float:
     """Validate a score that must lie in [0, 1]."""
+    if type(value) is float and 0.0 <= value <= 1.0:  # every decoded row: no other check
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInput(f"{name} must be a number in [0, 1]")
     if math.isnan(value) or not 0.0 <= value <= 1.0:

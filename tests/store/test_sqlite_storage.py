@@ -14,7 +14,7 @@ from omoide.errors import BackendError, Conflict
 from omoide.store.base import EpisodeFilter
 from omoide.store.keywords import analyze_document, analyze_query
 from omoide.store.sqlite import SqliteMemoryStore, open_sqlite_store
-from omoide.store.sqlite.connection import open_connection
+from omoide.store.sqlite.connection import READ_MAP_BYTES, open_connection
 from omoide.store.sqlite.keyword_index import term_digest
 from tests.store.builders import (
     EMBEDDING,
@@ -141,6 +141,21 @@ async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(tmp_path: Pat
         connection.close()
     assert (journal, foreign_keys) == ("wal", 1)
     assert isinstance(timeout, int) and timeout >= 1000
+
+
+async def test_readers_map_the_file_and_the_writer_copies_pages(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite3"
+    writer = open_connection(path)
+    reader = open_connection(path, query_only=True)
+    try:
+        mapped = [
+            connection.execute("PRAGMA mmap_size").fetchall()[0][0]
+            for connection in (writer, reader)
+        ]
+    finally:
+        reader.close()
+        writer.close()
+    assert mapped == [0, READ_MAP_BYTES]
 
 
 async def test_concurrent_writes_and_reads_all_land(tmp_path: Path) -> None:

@@ -64,6 +64,8 @@ def _check_finite(value: float, *, name: str) -> float:
 
 
 def _check_unit(value: float, *, name: str) -> float:
+    if type(value) is float and 0.0 <= value <= 1.0:  # every candidate's scores
+        return value
     checked = _check_finite(value, name=name)
     if not 0.0 <= checked <= 1.0:
         raise InvalidInput(f"{name} must be in [0, 1] (got {checked})")

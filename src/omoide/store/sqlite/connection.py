@@ -30,6 +30,14 @@ Row = tuple[Any, ...]
 
 BUSY_TIMEOUT_MILLISECONDS = 10_000
 DEFAULT_READERS = 2
+READ_MAP_BYTES = 512 * 1024 * 1024
+"""How much of the file each reader connection reads through a memory map
+(``PRAGMA mmap_size``) instead of copying pages into its own page cache. A reply reads
+a few dozen rows scattered over the file (its viewer's episodes, vector chunks and keyword
+postings); mapped, it cost 0.43 ms (13 %) less CPU in the store at 100,000 episodes, whose
+file (385 MB) the map covers. The mapped pages are the operating system's page cache,
+shared and reclaimable, but a process's RSS counts those it touched: up to this much per
+reader on a store this large. The writer copies pages as before."""
 
 
 def _vec_extension_path() -> str:
@@ -65,6 +73,7 @@ def open_connection(
         connection.execute("PRAGMA secure_delete = ON")
         if query_only:
             connection.execute("PRAGMA query_only = ON")
+            connection.execute(f"PRAGMA mmap_size = {READ_MAP_BYTES}")
     except apsw.Error as exc:
         raise translate_error(exc, path) from exc
     return connection
