@@ -224,14 +224,10 @@ def reread(
     after an upgrade this reads them once; a second run changes nothing."""
 
     async def action(built: Omoide) -> dict[str, Any]:
+        from omoide.cli.render import to_json
         from omoide.memory.rereading import reread_episodes
 
-        report = await reread_episodes(built.store, character)
-        return {
-            "character_id": report.character_id,
-            "scanned": report.scanned,
-            "reread": report.reread,
-        }
+        return dict(to_json(await reread_episodes(built.store, character)))
 
     settings = settings_from(data_dir=data_dir, embedder=embedder)
     result = run(settings, action)

@@ -41,9 +41,9 @@ def check_readings(
     """Episode id -> (the readings an episode was read with, its new ones), checked."""
     checked: dict[str, tuple[str | None, str]] = {}
     for episode_id, (old, new) in readings.items():
-        if old is not None and not isinstance(old, str):
-            raise InvalidInput(f"episode {episode_id!r}: old readings must be a string or None")
-        checked[check_text(episode_id, name="episode id")] = (old, check_text(new, name="readings"))
+        identifier = check_text(episode_id, name="episode id")
+        kept = None if old is None else check_text(old, name="old readings")
+        checked[identifier] = (kept, check_text(new, name="readings"))
     return checked
 
 
