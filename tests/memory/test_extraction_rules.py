@@ -426,3 +426,26 @@ def test_a_clause_setting_something_aside_is_not_told() -> None:
     assert [fact.text for fact in find_facts("出身は沖縄じゃなくて、広島出身です")] == [
         "広島出身です"
     ]
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("你喜欢什么游戏", True),
+        ("周末去哪玩", True),
+        ("被问做什么工作，我说在殡仪馆上班", False),
+        ("今天不知道吃什么", False),
+        ("我问他哪天有空", False),
+    ],
+)
+def test_a_question_word_after_asking_or_knowing_is_a_question_told(
+    message: str, asked: bool
+) -> None:
+    """ "被问做什么工作" tells that someone asked; the viewer asks nothing, and what the
+    same sentence states stays readable."""
+    assert asks_something(message) is asked
+
+
+def test_a_statement_after_a_question_told_is_read() -> None:
+    (fact,) = find_facts("被问做什么工作，我说在殡仪馆上班")
+    assert "殡仪馆" in fact.text

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from omoide.store.keywords import analyze_document, analyze_query, is_laughter, normalize
+from omoide.store.keywords import (
+    QUERY_STOP_WORDS,
+    analyze_document,
+    analyze_query,
+    is_laughter,
+    normalize,
+)
 
 
 @pytest.mark.parametrize(
@@ -73,8 +79,14 @@ HAN = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
 
 @given(st.text(alphabet=HAN, min_size=1, max_size=12))
 def test_han_runs_become_overlapping_bigrams(text: str) -> None:
+    """A query's bigrams, without the time words and laughter every message holds ("最近",
+    "哈哈") while anything else is left: "一最近" searches for "一最" alone."""
     bigrams = [text[index : index + 2] for index in range(len(text) - 1)] or [text]
-    assert analyze_query(text) == list(dict.fromkeys(bigrams))
+    content = [
+        bigram for bigram in bigrams if bigram not in QUERY_STOP_WORDS and not is_laughter(bigram)
+    ]
+    assert analyze_query(text) == list(dict.fromkeys(content or bigrams))
+    assert analyze_query("一最近") == ["一最"]
 
 
 @given(st.lists(st.text(alphabet=HAN, min_size=1, max_size=4), min_size=1, max_size=4))

@@ -38,7 +38,7 @@ from omoide.memory.patterns import characters_within
 from omoide.store.keywords import ANALYZER_VERSION, analyze_document
 from omoide.text_caches import remembers_text
 
-READINGS_VERSION = 5
+READINGS_VERSION = 6
 """Bump it with every change that can alter a reading of any text (a cue or told word, a
 question rule, the fence or the injection phrases, :func:`comparable`, the line length)."""
 READINGS_FORMAT = f"{READINGS_VERSION}/{ANALYZER_VERSION}/{unicodedata.unidata_version}"

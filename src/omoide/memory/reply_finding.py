@@ -28,15 +28,23 @@ EVERY_FACT = FactFilter(include_inactive=True)
 
 
 def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
-    """The episodes that stated only facts no longer holding: what a viewer said before
-    they moved, changed jobs or corrected themselves is not offered as a memory."""
-    current = {source for fact in facts if fact.is_current for source in fact.source_episode_ids}
+    """The episodes that stated a fact no longer holding: what a viewer said before they
+    moved, changed jobs or corrected themselves is not offered as a memory, even beside
+    something that still holds ("대전 사는 직장인인데 오늘도 성심당 빵": the bread is
+    still known as a fact, the exchange would tell of the city left). A fact a person
+    reworded keeps its episodes (its new version holds them), so they stay."""
+    reworded = {
+        source
+        for fact in facts
+        if fact.is_current and fact.supersedes is not None
+        for source in fact.source_episode_ids
+    }
     return frozenset(
         source
         for fact in facts
         if not fact.is_current
         for source in fact.source_episode_ids
-        if source not in current
+        if source not in reworded
     )
 
 

@@ -69,9 +69,15 @@ _EN_QUESTION = re.compile(
     re.IGNORECASE,
 )
 _CJK_QUESTION = re.compile(
-    r"(?:니|냐|나요|(?<!니)까요?|는지|(?:です|ます|の|好き|嫌い)か|吗|嘛|么)\s*$"
-    r"|什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对"
+    r"(?:니|냐|나요|(?<!니)까요?|는지|(?:です|ます|の|好き|嫌い)か|吗|嘛|(?<!什)么)\s*$"
 )
+_ZH_QUESTION_WORD = re.compile(r"什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对")
+_ZH_REPORTED = re.compile(
+    r"(?:问|知道|告诉|记得|忘了|决定)[^,，。!?！？]{0,12}?"
+    r"(?:什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对)"
+)
+"""A question word after a verb of asking or knowing is a question told, not asked:
+"被问做什么工作" (I was asked what I do), "不知道吃什么" (don't know what to eat)."""
 
 
 _NAMING_REQUEST = re.compile(
@@ -90,7 +96,9 @@ def _is_question(text: str, ending: str) -> bool:
         return False
     if "?" in ending or "？" in ending:
         return True
-    return bool(_EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()))
+    if _EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()):
+        return True
+    return bool(_ZH_QUESTION_WORD.search(text)) and not _ZH_REPORTED.search(text)
 
 
 def asks_something(message: str) -> bool:

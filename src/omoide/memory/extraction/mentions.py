@@ -161,8 +161,8 @@ _WORK = (
 _WORKING_LIFE_WORDS = Lexicon(
     alternatives(
         words(
-            "shift shifts overtime 마감조 오픈조 야간조 마감 야근 교대근무 シフト 夜勤 早番 遅番"
-            " 残業 夜班 早班 倒班 加班 下班"
+            "shift shifts overtime 마감조 오픈조 야간조 야간 마감 야근 교대근무 シフト 夜勤"
+            " 早番 遅番 残業 夜班 早班 倒班 加班 下班"
         )
     )
 )
@@ -264,10 +264,10 @@ def may_tell(text: str) -> bool:
 
 def says_work_changed(text: str) -> bool:
     """Whether ``text`` names the viewer's work and says it changed (not only weighing it)."""
-    return about_work(text) and _says_a_change(text)
+    return about_work(text) and says_a_change(text)
 
 
-def _says_a_change(text: str) -> bool:
+def says_a_change(text: str) -> bool:
     """Whether ``text`` says the viewer's work changed, not only weighing a change."""
     said = WORK_CHANGE.search(text) or WORKING_AT_NOW.search(text)
     return said is not None and PONDERING.search(text) is None
@@ -382,7 +382,7 @@ def _told_fact(sentence: Sentence) -> list[FactCandidate]:
 def _changes(kind: str, read: str) -> bool:
     """Whether ``read``, a told fact of ``kind``, says something told before changed."""
     if kind in CHANGING_KINDS:
-        return _says_a_change(read)
+        return says_a_change(read)
     if RENAMED.search(read) is None:
         return False
     return kind != "told_people" or NAMED.search(read) is not None

@@ -117,13 +117,21 @@ def told_fragment(sentence: Sentence) -> str | None:
 
 
 def _past_the_stream(sentence: Sentence) -> str | None:
-    """What ``sentence`` says between its leading and trailing clauses about the stream or
-    to someone ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko), if anything."""
+    """What ``sentence`` says besides its clauses about the stream or to someone, if
+    anything: the longest run of clauses between them, the first on a tie ("아 방송 늦게
+    옴, 집 오니까 게코가 허물 껴있어서…": the gecko; "PC방 야간 알바 중인데 손님 없어서 방송
+    보는 중 사장님한텐 비밀": the night shift)."""
     clauses = sentence.clauses
-    kept = [index for index, clause in enumerate(clauses) if not _not_of_the_viewer(clause.text)]
-    if not kept or (kept[0] == 0 and kept[-1] == len(clauses) - 1):
+    runs: list[list[Clause]] = [[]]
+    for clause in clauses:
+        if _not_of_the_viewer(clause.text):
+            runs.append([])
+        else:
+            runs[-1].append(clause)
+    best = max(runs, key=len)
+    if not best or len(best) == len(clauses):
         return None
-    first, last = clauses[kept[0]], clauses[kept[-1]]
+    first, last = best[0], best[-1]
     return sentence.text[first.start : last.start + len(last.text)].strip()
 
 

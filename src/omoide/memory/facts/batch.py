@@ -37,6 +37,7 @@ from omoide.errors import OmoideError
 from omoide.memory.extraction.decisions import decide
 from omoide.memory.extraction.values import FactCandidate, FactDecision
 from omoide.memory.facts.digests import deleted_digests, without_deleted
+from omoide.memory.facts.text import typed_apart
 from omoide.memory.facts.updates import (
     RemovedFactReading,
     confirmed_fact,
@@ -258,9 +259,9 @@ class _Turn:
 
     def _duplicate(self, candidate: FactCandidate, vector: Vector) -> Fact | None:
         nearest = self.viewer.nearest(candidate.category, vector)
-        if nearest is not None and nearest[1] >= self.duplicate_threshold:
-            return nearest[0]
-        return None
+        if nearest is None or nearest[1] < self.duplicate_threshold:
+            return None
+        return None if typed_apart(candidate.slot, nearest[0].slot) else nearest[0]
 
     @property
     def _at(self) -> datetime:

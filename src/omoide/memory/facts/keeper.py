@@ -38,6 +38,7 @@ from omoide.memory.extraction.decisions import decide
 from omoide.memory.extraction.rules import RuleFactExtractor, find_facts
 from omoide.memory.extraction.values import FactCandidate, FactDecision, FactExtractor
 from omoide.memory.facts.batch import DEFAULT_BATCH_LIMIT, BatchFactStore, BatchTurn, keep_batch
+from omoide.memory.facts.text import typed_apart
 from omoide.memory.facts.updates import (
     confirmed_fact,
     contradicted_fact,
@@ -263,7 +264,7 @@ class FactKeeper:
         sources: tuple[str, ...],
         at: datetime,
     ) -> FactChange:
-        duplicate = await self._duplicate_of(scope, candidate.category, vector)
+        duplicate = await self._duplicate_of(scope, candidate, vector)
         if duplicate is not None:
             return await self._confirm(scope, duplicate, sources)
         return await self._add_new(scope, candidate, vector, sources, at)
@@ -281,14 +282,16 @@ class FactKeeper:
         return FactChange("add", fact.id, fact.text)
 
     async def _duplicate_of(
-        self, scope: Scope, category: FactCategory, vector: Vector
+        self, scope: Scope, candidate: FactCandidate, vector: Vector
     ) -> Fact | None:
+        """The current fact ``candidate`` repeats by meaning (its category's nearest, as
+        near as the duplicate threshold, not typed as another thing), if any."""
         hits = await self._store.search_fact_vectors(
-            scope, vector, where=FactFilter(categories=frozenset({category})), limit=1
+            scope, vector, where=FactFilter(categories=frozenset({candidate.category})), limit=1
         )
-        if hits and hits[0].score >= self._duplicate_threshold:
-            return hits[0].item
-        return None
+        if not hits or hits[0].score < self._duplicate_threshold:
+            return None
+        return None if typed_apart(candidate.slot, hits[0].item.slot) else hits[0].item
 
     async def _confirm(self, scope: Scope, fact: Fact, sources: tuple[str, ...]) -> FactChange:
         confirmed = confirmed_fact(fact, sources)
