@@ -138,6 +138,17 @@ LOW_SIGNAL = [
     "good night everyone",
     "see you later",
     "gn chat",
+    # a greeting or goodbye with the name it greets, and see-you-tomorrows
+    "gn ash, see you tomorrow",
+    "bye haru see ya",
+    "hi ash!",
+    "see you tomorrow!",
+    "잘자 하루 내일 봐",
+    "안녕 하루",
+    "おやすみ〜また明日",
+    "おはよう ハル",
+    "晚安 明天见",
+    "晚安 小雨",
     "me too",
     "I see",
     "hey guys",
@@ -174,6 +185,14 @@ CARRIES_SIGNAL = [
     "ㅎㅇ 나 오늘 시험 붙었어",
     "おやすみ、明日面接なんだ",
     "晚安，明天要考试",
+    "晚安 明天考试",
+    "rip grandma",
+    "hi from phoenix",
+    "hi im new here",
+    "exam tomorrow",
+    "내일 시험",
+    "안녕 나 이사했어",
+    "gn, my cat died",
 ]
 
 
@@ -234,7 +253,7 @@ def test_each_signal_group_is_recognised_in_every_language(signal: str, message:
 @pytest.mark.parametrize(
     "message",
     [
-        "gn, see you tomorrow",
+        "ok see you next week then",
         "they said it might snow tomorrow",
         "내일 비 온대",
         "明日も配信ある？",

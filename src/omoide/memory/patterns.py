@@ -72,6 +72,7 @@ _LATIN_ACKNOWLEDGEMENTS = _word_set(
     morning evening everyone everybody chat guys all wb welcome gl hf glhf wp ggs ggwp o7
     pog poggers kekw lul lulw omegalul rip hype lfg letsgo nvm np yw see ya you too me
     later soon again there here go lets let s got it thats that's i
+    tomorrow tmrw tmr tonight
     """
 )
 _LATIN_LAUGHTER = re.compile(
@@ -86,7 +87,7 @@ _CJK_UNITS = (
     r"|하하+|헤헤+|히히+|호호+|크크+|키키+|흐흐+|에이|엥|앗|와우"
     r"|ㅎㅇ|ㅂㅂ|ㅂㅇ|ㅃㅃ|ㅈㅈ|ㅊㅋ|ㅇㅈ|ㅍㅇㅌ|안녕+|안녕하세요|안녕히|안뇽|하이+|하이요|바이+|잘자요?"
     r"|잘|자요|주무세요|굿밤|굿나잇|반가워요?|반갑습니다|방가|수고하셨습니다|수고했어요?|수고"
-    r"|화이팅|파이팅|굿굿|굳|넵넵|네네|ㅇㅋㅇㅋ"
+    r"|화이팅|파이팅|굿굿|굳|넵넵|네네|ㅇㅋㅇㅋ|내일\s?봐요?|내일\s?뵈요|내일\s?봬요|내일|봐요?|또\s?봐요?"
     # Japanese: laughter, aizuchi and reactions
     r"|笑|草|ワロタ|わろた|はい|うん+|ええ|そう|そうだね|そうですね|そうなんだ|そっか|そうか"
     r"|なるほど|了解|りょ|りょうかい|おけ|おっけー?|まじか?|マジか?|へー+|へぇ+|ほー+"
@@ -95,11 +96,12 @@ _CJK_UNITS = (
     r"|おやすみ|おやすみなさい|おつかれ|おつかれさま|おつかれ様|お疲れ|お疲れさま|お疲れ様|です"
     r"|ございます|ばいばい"
     r"|バイバイ|またね|じゃあね|よろしく|よろ|ただいま|おかえり|やっほー?|どうも|ども"
+    r"|また明日|またあした|明日ね|〜|ー"
     # Chinese: laughter, acknowledgements, internet numerals (666 = great, 233 = lol)
     r"|哈+|呵+|嘿+|嘻+|嗯+|噢+|哦+|啊+|好的?|好吧|好哒|好滴|对啊?|对的|是的|是啊|行|可以"
     r"|收到|知道了|明白|真的|确实|厉害|牛|笑死|吗|呢|吧|6{3,}|23{2,}|8{2,}"
     r"|你好|您好|大家好|早上好|早安|早|晚上好|晚安|拜拜|再见|再見|嗨|哈喽|哈囉|886|我来了|来了"
-    r"|來了|辛苦了|加油|冲|沖"
+    r"|來了|辛苦了|加油|冲|沖|明天见|明天見|回头见|下次见|改天见"
     # Latin acknowledgements glued to CJK ("okㅋㅋ", "草w")
     r"|w+|ok|lol|lmao|k+"
     # a few from other languages: Spanish, Russian
@@ -110,6 +112,28 @@ _CJK_ACKNOWLEDGEMENTS = _compile(
 )
 """Units are tried longest first and matched atomically, so matching stays linear even on
 a long run of laughter that ends in something else ("ㅋㅋㅋ…ㅋ가")."""
+_GREETINGS = _compile(
+    r"(?:hi|hello|hey|heya|hiya|yo|sup|howdy|bye|byebye|cya|gn|gm|gnight|nite|night|morning"
+    r"|evening|welcome|wb|later)"
+    r"|안녕\S*|하이\S*|바이\S*|잘자\S*|굿밤|굿나잇|ㅎㅇ|ㅂㅂ|ㅂㅇ|반가\S*|방가"
+    r"|おはよ\S*|こんにち\S*|こんばん\S*|おやすみ\S*|ばいばい|バイバイ|またね|じゃあね|やっほ\S*"
+    r"|你好|您好|大家好|早上好|早安|晚上好|晚安|拜拜|再见|再見|嗨|哈喽|哈囉|886"
+)
+"""Tokens that greet or take leave: with one of them, one other word is the name greeted."""
+
+
+def _greets(token: str) -> bool:
+    return _GREETINGS.fullmatch(_squeezed(token, keep=1)) is not None
+
+
+def _may_be_a_name(token: str) -> bool:
+    """A word short enough to be whom a greeting greets ("ash", "하루", "小雨"), not a
+    clause of news run together ("明日面接なんだ", "明天要考试")."""
+    if _LATIN_TOKEN.fullmatch(token):
+        return not token.isdigit() and len(token) <= 12
+    return len(token) <= 3
+
+
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+")
 _INTERNET_NUMERALS = re.compile(r"6{3,}|23{2,}|8{2,}|5{3,}")
 
@@ -134,9 +158,10 @@ def is_low_signal(message: str) -> bool:
     """True for messages that carry nothing worth remembering or searching for.
 
     Empty, punctuation-only and emoji-only messages; one character repeated three or
-    more times ("aaaa", "ㅋㅋㅋ"); and messages made only of laughter, acknowledgements
-    and short reactions in Korean, Japanese, Chinese or English ("ㅋㅋ 응", "はいｗ",
-    "哈哈哈", "ok lol", "yesss").
+    more times ("aaaa", "ㅋㅋㅋ"); messages made only of laughter, acknowledgements,
+    greetings and short reactions in Korean, Japanese, Chinese or English ("ㅋㅋ 응",
+    "はいｗ", "哈哈哈", "ok lol", "yesss", "see you tomorrow"); and a greeting or goodbye
+    with one other word, the name it greets ("gn ash", "잘자 하루 내일 봐", "晚安 小雨").
     """
     tokens = _content_tokens(message)
     if not tokens:
@@ -144,7 +169,14 @@ def is_low_signal(message: str) -> bool:
     joined = "".join(tokens)
     if len(joined) >= 3 and len(set(joined)) == 1:
         return True
-    return all(_is_low_signal_token(token) for token in tokens)
+    unknown = [token for token in tokens if not _is_low_signal_token(token)]
+    return not unknown or (
+        # a greeting or goodbye naming whom it greets: "gn ash, see you tomorrow"
+        len(unknown) == 1
+        and len(tokens) > 1
+        and _may_be_a_name(unknown[0])
+        and any(map(_greets, tokens))
+    )
 
 
 # --- high-importance signal groups --------------------------------------------------
