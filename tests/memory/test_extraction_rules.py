@@ -436,6 +436,9 @@ def test_a_clause_setting_something_aside_is_not_told() -> None:
         ("被问做什么工作，我说在殡仪馆上班", False),
         ("今天不知道吃什么", False),
         ("我问他哪天有空", False),
+        ("你还记得我养的猫叫什么", True),
+        ("我想问你喜欢什么颜色", True),
+        ("想问问主播喜欢什么", True),
     ],
 )
 def test_a_question_word_after_asking_or_knowing_is_a_question_told(

@@ -138,17 +138,12 @@ LOW_SIGNAL = [
     "good night everyone",
     "see you later",
     "gn chat",
-    # a greeting or goodbye with the name it greets, and see-you-tomorrows
-    "gn ash, see you tomorrow",
-    "bye haru see ya",
-    "hi ash!",
+    # see-you-tomorrows
     "see you tomorrow!",
-    "잘자 하루 내일 봐",
-    "안녕 하루",
+    "gn, see you tomorrow",
+    "잘자 내일 봐",
     "おやすみ〜また明日",
-    "おはよう ハル",
     "晚安 明天见",
-    "晚安 小雨",
     "me too",
     "I see",
     "hey guys",
@@ -188,11 +183,13 @@ CARRIES_SIGNAL = [
     "晚安 明天考试",
     "rip grandma",
     "hi from phoenix",
-    "hi im new here",
     "exam tomorrow",
     "내일 시험",
-    "안녕 나 이사했어",
-    "gn, my cat died",
+    "gn, exam tomorrow",
+    "잘자 내일 면접ㅠ",
+    "おはよう！合格！",
+    "晚安，分手了",
+    "gm, promoted!!",
 ]
 
 

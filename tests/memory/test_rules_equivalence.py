@@ -92,21 +92,7 @@ def reference_is_low_signal(message: str) -> bool:
     joined = "".join(tokens)
     if len(joined) >= 3 and len(set(joined)) == 1:
         return True
-    unknown = [token for token in tokens if not _reference_low_signal_token(token)]
-    if not unknown:
-        return True
-    named = unknown[0]  # a greeting with the one word it greets: "gn ash"
-    name_like = (
-        not named.isdigit() and len(named) <= 12
-        if re.fullmatch(r"[a-z0-9]+", named)
-        else len(named) <= 3
-    )
-    return (
-        len(unknown) == 1
-        and len(tokens) > 1
-        and name_like
-        and any(patterns._greets(token) for token in tokens)
-    )
+    return all(_reference_low_signal_token(token) for token in tokens)
 
 
 def reference_matched_signals(text: str) -> tuple[str, ...]:

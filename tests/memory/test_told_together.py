@@ -49,6 +49,14 @@ def test_a_correction_ends_every_fact_read_from_the_words_it_corrects() -> None:
     assert ended_or_updated(decide(correction, [*told, *home])) == {fact.id for fact in told}
 
 
+def test_a_plan_that_changes_leaves_the_birthday_it_is_for() -> None:
+    told = facts_of("my birthday is july 3rd", 0)
+    assert sorted(fact.slot or "" for fact in told) == ["birthday", "plan:birthday"]
+    moved = find_facts("my birthday party got moved to july 5th")
+    (birthday,) = [fact for fact in told if fact.slot == "birthday"]
+    assert birthday.id not in ended_or_updated(decide(moved, told))
+
+
 def test_a_home_and_a_job_read_from_one_sentence_are_two_facts_a_move_ends_both() -> None:
     both = facts_of("대전 사는 직장인입니다", 0)
     assert sorted(fact.slot or "" for fact in both) == ["home", "job"]
@@ -89,6 +97,13 @@ def test_the_time_since_arriving_tells_where_the_viewer_lives(message: str, plac
         "first night in tokyo!!",
         "first week in the new office is done",
         "first month in ranked and i'm hardstuck",
+        "출장 와서 2주째 호텔 생활",
+        "여행 와서 일주일째 너무 좋다",
+        "出張に来て一週間、もう帰りたい",
+        "来北京出差一周了，好想回家",
+        "来三亚玩一周了",
+        "first week in rehab, it's hard",
+        "first month in diamond lets go",
     ],
 )
 def test_arriving_at_work_home_or_for_a_night_is_no_new_home(message: str) -> None:
@@ -100,7 +115,13 @@ def test_saying_the_one_before_was_a_mistake_corrects_it() -> None:
     correction = find_facts("あ、ごめんさっきの間違い！受けるの英検の準1級だったw")
     assert [candidate.corrects for candidate in correction] == [True]
     assert ended_or_updated(decide(correction, exam)) == {fact.id for fact in exam}
-    assert not any(c.corrects for c in find_facts("英検の準1級受けるのは間違いない"))
+    for message in (
+        "英検の準1級受けるのは間違いない",
+        "さっきのは間違いじゃないよ、来月TOEIC受ける",
+        "名前の間違いが多い仕事で疲れた、最近ギター始めた",
+        "この前の間違い電話、実は元彼からだった",
+    ):
+        assert not any(candidate.corrects for candidate in find_facts(message)), message
 
 
 def test_the_batch_path_keeps_two_facts_typed_apart_whose_words_are_alike() -> None:
@@ -153,6 +174,16 @@ def test_an_exchange_that_told_something_replaced_is_not_offered_beside_what_hol
     assert outdated_sources(facts) == frozenset({"e1"})
 
 
+def test_an_exchange_that_only_said_a_replaced_fact_again_is_still_offered() -> None:
+    # "my grandma passed away, I work at Starbucks so I couldn't leave early": the job was
+    # confirmed there, told first elsewhere; the grief is what the exchange is about
+    facts = [
+        stored("job", "works at Starbucks", ("e1", "e2"), superseded_at=START + timedelta(days=9)),
+        stored("bakery", "works at a bakery", ("e3",), supersedes="job"),
+    ]
+    assert outdated_sources(facts) == frozenset({"e1"})
+
+
 def test_an_exchange_whose_fact_a_person_reworded_is_still_offered() -> None:
     old = stored("old", "works at a bakery", ("e1",), superseded_at=START + timedelta(days=2))
     reworded = stored("new", "works at the Rye & Co bakery", ("e1",), supersedes="old")
@@ -162,3 +193,7 @@ def test_an_exchange_whose_fact_a_person_reworded_is_still_offered() -> None:
 def test_what_is_told_before_a_word_about_the_stream_in_mid_sentence_is_read() -> None:
     (fact,) = find_facts("PC방 야간 알바 중인데 손님 없어서 방송 보는 중 ㅋㅋ 사장님한텐 비밀")
     assert fact.text.startswith("PC방 야간 알바") and "방송" not in fact.text
+    # the longest run in characters, not the first clause
+    assert [f.text for f in find_facts("배고파, 방송 보는 중, 나 어제 이사했어")] == [
+        "나 어제 이사했어"
+    ]

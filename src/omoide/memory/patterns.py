@@ -112,28 +112,6 @@ _CJK_ACKNOWLEDGEMENTS = _compile(
 )
 """Units are tried longest first and matched atomically, so matching stays linear even on
 a long run of laughter that ends in something else ("ㅋㅋㅋ…ㅋ가")."""
-_GREETINGS = _compile(
-    r"(?:hi|hello|hey|heya|hiya|yo|sup|howdy|bye|byebye|cya|gn|gm|gnight|nite|night|morning"
-    r"|evening|welcome|wb|later)"
-    r"|안녕\S*|하이\S*|바이\S*|잘자\S*|굿밤|굿나잇|ㅎㅇ|ㅂㅂ|ㅂㅇ|반가\S*|방가"
-    r"|おはよ\S*|こんにち\S*|こんばん\S*|おやすみ\S*|ばいばい|バイバイ|またね|じゃあね|やっほ\S*"
-    r"|你好|您好|大家好|早上好|早安|晚上好|晚安|拜拜|再见|再見|嗨|哈喽|哈囉|886"
-)
-"""Tokens that greet or take leave: with one of them, one other word is the name greeted."""
-
-
-def _greets(token: str) -> bool:
-    return _GREETINGS.fullmatch(_squeezed(token, keep=1)) is not None
-
-
-def _may_be_a_name(token: str) -> bool:
-    """A word short enough to be whom a greeting greets ("ash", "하루", "小雨"), not a
-    clause of news run together ("明日面接なんだ", "明天要考试")."""
-    if _LATIN_TOKEN.fullmatch(token):
-        return not token.isdigit() and len(token) <= 12
-    return len(token) <= 3
-
-
 _LATIN_TOKEN = re.compile(r"[a-z0-9]+")
 _INTERNET_NUMERALS = re.compile(r"6{3,}|23{2,}|8{2,}|5{3,}")
 
@@ -158,10 +136,11 @@ def is_low_signal(message: str) -> bool:
     """True for messages that carry nothing worth remembering or searching for.
 
     Empty, punctuation-only and emoji-only messages; one character repeated three or
-    more times ("aaaa", "ㅋㅋㅋ"); messages made only of laughter, acknowledgements,
-    greetings and short reactions in Korean, Japanese, Chinese or English ("ㅋㅋ 응",
-    "はいｗ", "哈哈哈", "ok lol", "yesss", "see you tomorrow"); and a greeting or goodbye
-    with one other word, the name it greets ("gn ash", "잘자 하루 내일 봐", "晚安 小雨").
+    more times ("aaaa", "ㅋㅋㅋ"); and messages made only of laughter, acknowledgements,
+    greetings, see-you-tomorrows and short reactions in Korean, Japanese, Chinese or
+    English ("ㅋㅋ 응", "はいｗ", "哈哈哈", "ok lol", "yesss", "see you tomorrow!",
+    "晚安 明天见"). A greeting with any other word ("gn ash", "gn, exam tomorrow") carries
+    signal: a name cannot be told from news by its shape.
     """
     tokens = _content_tokens(message)
     if not tokens:
@@ -169,14 +148,7 @@ def is_low_signal(message: str) -> bool:
     joined = "".join(tokens)
     if len(joined) >= 3 and len(set(joined)) == 1:
         return True
-    unknown = [token for token in tokens if not _is_low_signal_token(token)]
-    return not unknown or (
-        # a greeting or goodbye naming whom it greets: "gn ash, see you tomorrow"
-        len(unknown) == 1
-        and len(tokens) > 1
-        and _may_be_a_name(unknown[0])
-        and any(map(_greets, tokens))
-    )
+    return all(_is_low_signal_token(token) for token in tokens)
 
 
 # --- high-importance signal groups --------------------------------------------------

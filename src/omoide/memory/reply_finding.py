@@ -1,5 +1,5 @@
 """What the reply path's store reads found for one message, as one finding; which
-episodes are outdated (every fact they stated no longer holds)."""
+episodes are outdated (they first told a fact that no longer holds)."""
 
 from __future__ import annotations
 
@@ -21,30 +21,34 @@ class ReplyFinding:
     emotions: list[EmotionRecord]
     current_facts: list[Fact]
     outdated: frozenset[str] = frozenset()
-    """Episodes whose every fact no longer holds (superseded or corrected): not shown."""
+    """Episodes that first told a fact no longer holding (replaced or corrected): not shown."""
 
 
 EVERY_FACT = FactFilter(include_inactive=True)
 
 
 def outdated_sources(facts: Sequence[Fact]) -> frozenset[str]:
-    """The episodes that stated a fact no longer holding: what a viewer said before they
-    moved, changed jobs or corrected themselves is not offered as a memory, even beside
-    something that still holds ("대전 사는 직장인인데 오늘도 성심당 빵": the bread is
-    still known as a fact, the exchange would tell of the city left). A fact a person
-    reworded keeps its episodes (its new version holds them), so they stay."""
+    """The episodes that first told a fact no longer holding: what a viewer said before
+    they moved, changed jobs or corrected themselves is not offered as a memory, even
+    beside something that still holds ("대전 사는 직장인인데 오늘도 성심당 빵": the bread is
+    a fact of its own, the exchange would tell of the city left). An exchange that only
+    said the fact again, on the way to something else, stays; so does one whose fact a
+    person reworded (the new version cites the episodes the old one did)."""
+    by_id = {fact.id: fact for fact in facts}
     reworded = {
         source
         for fact in facts
-        if fact.is_current and fact.supersedes is not None
+        if fact.is_current and fact.supersedes is not None and fact.supersedes in by_id
         for source in fact.source_episode_ids
+        if source in by_id[fact.supersedes].source_episode_ids
     }
-    return frozenset(
-        source
-        for fact in facts
-        if not fact.is_current
-        for source in fact.source_episode_ids
-        if source not in reworded
+    return (
+        frozenset(
+            fact.source_episode_ids[0]
+            for fact in facts
+            if not fact.is_current and fact.source_episode_ids
+        )
+        - reworded
     )
 
 

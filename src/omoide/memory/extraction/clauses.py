@@ -72,6 +72,8 @@ _CJK_QUESTION = re.compile(
     r"(?:니|냐|나요|(?<!니)까요?|는지|(?:です|ます|の|好き|嫌い)か|吗|嘛|(?<!什)么)\s*$"
 )
 _ZH_QUESTION_WORD = re.compile(r"什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对")
+_ZH_ADDRESSED = re.compile(r"你|您|主播|告诉我|想问|请问|问一下|问问|想知道")
+"""Asked of the listener however it is worded: "你还记得…什么", "我想问你喜欢什么颜色"."""
 _ZH_REPORTED = re.compile(
     r"(?:问|知道|告诉|记得|忘了|决定)[^,，。!?！？]{0,12}?"
     r"(?:什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对)"
@@ -98,7 +100,9 @@ def _is_question(text: str, ending: str) -> bool:
         return True
     if _EN_QUESTION.search(text) or _CJK_QUESTION.search(text.strip()):
         return True
-    return bool(_ZH_QUESTION_WORD.search(text)) and not _ZH_REPORTED.search(text)
+    if not _ZH_QUESTION_WORD.search(text):
+        return False
+    return _ZH_ADDRESSED.search(text) is not None or _ZH_REPORTED.search(text) is None
 
 
 def asks_something(message: str) -> bool:

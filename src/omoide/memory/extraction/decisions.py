@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from omoide.domain import Fact
 from omoide.memory.extraction.mentions import told_slot
-from omoide.memory.extraction.outdating import outdated
+from omoide.memory.extraction.outdating import outdated, told_with
 from omoide.memory.extraction.replacing import corrected_fact, replaced_fact
 from omoide.memory.extraction.switching import game_left
 from omoide.memory.extraction.values import FactCandidate, FactDecision
@@ -106,9 +106,21 @@ def decide(candidates: Sequence[FactCandidate], existing: Sequence[Fact]) -> lis
         if decision.target_fact_id is not None:
             taken.add(decision.target_fact_id)
         ended = outdated(decision, known, taken)
+        if candidate.corrects and decision.action == "update":  # what the same words told
+            ended += _same_words(decision, known, taken)
         taken.update(fact.id for fact in ended)
         decisions += [decision, *(FactDecision("end", candidate, f.id) for f in ended)]
     return decisions
+
+
+def _same_words(decision: FactDecision, known: Sequence[Fact], taken: set[str]) -> list[Fact]:
+    """The facts a correction ends besides its target: read from the corrected words,
+    holding the corrected value (:func:`~omoide.memory.extraction.outdating.told_with`)."""
+    corrected = next((fact for fact in known if fact.id == decision.target_fact_id), None)
+    if corrected is None:
+        return []
+    siblings = told_with(corrected, known)
+    return [fact for fact in known if fact.id in siblings and fact.id not in taken]
 
 
 def is_rejected(candidate: FactCandidate, fact: Fact) -> bool:

@@ -60,7 +60,9 @@ _ZH_PARTNER = "男朋友|女朋友|男友|女友|对象|老公|老婆"
 _EN_SHOPS = r"shop|store|cafe|café|restaurant|bakery|business|company|studio|bar|salon"
 
 _EN = (
-    rule("home", "en", r"^(?:my\s+|the\s+)?first\s+(?:few\s+)?(?:weeks?|months?)"
+    rule("home", "en", r"^(?!.*\b(?:trip|vacation|holiday|rehab|hospital|jail|prison|quarantine"
+         r"|recovery|hotel|ranked|diamond|gold|plat\w*|season|league|camp)\b)"
+         r"(?:my\s+|the\s+)?first\s+(?:few\s+)?(?:weeks?|months?)"
          r"\s+(?:in|living\s+in)\s+(?P<obj>(?!(?:the|a|my|this|that|bed|class|office|school"
          r"|town|person|ranked|line)\b)[a-z][\w'.-]*(?:\s+[a-z][\w'.-]*)??)"
          r"(?=\s*$|\s+(?:have|has|had|were|was|went|are|is|done|over|and|so)\b)"),
@@ -114,8 +116,8 @@ _EN = (
 )  # fmt: skip
 
 _KO = (
-    rule("home", "ko", r"^(?:저\s+|나\s+)?(?P<obj>(?!집|회사|학교|여기|거기|방송|알바|병원"
-         r"|본가|고향|직장|학원)[^\s,]+?)(?:에|으로|로)?\s*(?:와서|온\s*지|내려와서|올라와서|내려온\s*지"
+    rule("home", "ko", r"^(?!.*(?:여행|출장|휴가|놀러|병원|호텔|댁|캠프|훈련소|입원))"
+         r"(?:저\s+|나\s+)?(?P<obj>(?!집|회사|학교|여기|거기|방송|알바|병원|본가|고향|직장|학원)[^\s,]+?)(?:에|으로|로)?\s*(?:와서|온\s*지|내려와서|올라와서|내려온\s*지"
          r"|올라온\s*지|이사\s*와서|이사\s*온\s*지)\s*(?:벌써\s*|이제\s*|딱\s*)?(?:첫\s*주|일주일|한\s*달"
          r"|두\s*달|\d+\s*(?:주|달|개월))"),
     rule("pet", "ko", rf"(?P<obj>{KO_PETS})\s*(?:의\s*)?이름(?:은|이|는)?\s*(?P<name>[^\s,]+?)"
@@ -149,9 +151,10 @@ _KO = (
 )  # fmt: skip
 
 _JA = (
-    rule("home", "ja", r"^(?P<obj>(?!ここ|家|会社|学校|実家|職場|うち)[^\sはがもでにへの、]+?)"
+    rule("home", "ja", r"^(?!.*(?:旅行|出張|遊び|病院|ホテル|入院|合宿))"
+         r"(?P<obj>(?!ここ|家|会社|学校|実家|職場|うち)[^\sはがもでにへの、]+?)"
          r"(?:に|へ)?(?:来て|越して|引っ越して)(?:から)?(?:もう|まだ|やっと)?(?:一週間|1週間|一ヶ月|1ヶ月"
-         r"|ひと月|半年|一年|\d+(?:週間|ヶ月|か月|カ月))"),
+         r"|ひと月|\d+(?:週間|ヶ月|か月|カ月))"),
     rule("pet", "ja", rf"(?P<obj>{JA_PETS})(?:は|の名前は)?[、,\s]*(?P<name>[^、,\s]+?)"
          r"(?:って|という|と言う)(?:言う|いう|言います|いいます|呼んで)", others_ok=True),
     rule("home", "ja", r"(?P<obj>[^\sはがもで、]+?)住み"),
@@ -176,8 +179,9 @@ _JA = (
 )  # fmt: skip
 
 _ZH = (
-    rule("home", "zh", r"(?:^|我)(?:搬)?来(?:到)?(?P<obj>(?!这|那|公司|学校|家|单位)"
-         r"[^\s，,。了]{2,6}?)(?:已经|快|才|刚|都)?(?:一周|一个星期|一星期|一个月|两周|两个月|半年|一年"
+    rule("home", "zh", r"^(?!.*(?:出差|旅游|旅行|玩|医院|直播间|实习|酒店|住院|度假))"
+         r"(?:.*?我)?(?:搬)?来(?:到)?(?P<obj>(?!这|那|公司|学校|家|单位)"
+         r"[^\s，,。了]{2,6}?)(?:已经|快|才|刚|都)?(?:一周|一个星期|一星期|一个月|两周|两个月"
          r"|\d+(?:周|个月))"),
     rule("pet", "zh", rf"我(?:自己)?(?:家|的)(?:的)?(?:那|这)?(?:只|条|个)?(?:小)?"
          rf"(?P<obj>{ZH_PETS})(?:的名字)?叫(?P<name>[^，,。\s]+)"),

@@ -264,10 +264,10 @@ def may_tell(text: str) -> bool:
 
 def says_work_changed(text: str) -> bool:
     """Whether ``text`` names the viewer's work and says it changed (not only weighing it)."""
-    return about_work(text) and says_a_change(text)
+    return about_work(text) and _says_a_change(text)
 
 
-def says_a_change(text: str) -> bool:
+def _says_a_change(text: str) -> bool:
     """Whether ``text`` says the viewer's work changed, not only weighing a change."""
     said = WORK_CHANGE.search(text) or WORKING_AT_NOW.search(text)
     return said is not None and PONDERING.search(text) is None
@@ -382,7 +382,7 @@ def _told_fact(sentence: Sentence) -> list[FactCandidate]:
 def _changes(kind: str, read: str) -> bool:
     """Whether ``read``, a told fact of ``kind``, says something told before changed."""
     if kind in CHANGING_KINDS:
-        return says_a_change(read)
+        return _says_a_change(read)
     if RENAMED.search(read) is None:
         return False
     return kind != "told_people" or NAMED.search(read) is not None

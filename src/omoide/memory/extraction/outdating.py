@@ -11,9 +11,10 @@ profile would tell of both jobs. They end too (not contradicted: they held until
   (:mod:`omoide.memory.extraction.switching`);
 * any update ends the facts that name the old value by its own words: a name or place the
   replaced fact holds ("Boulder Barn", "スプラ", "메이플", "麺屋") and the new one does not;
-* any update ends the facts read from the same words as the one it replaces that hold
-  the same value ("내 생일 7월 3일임" read as a birthday and as the plan of it: corrected to
-  8월 3일, neither holds), of whatever group.
+* a correction also ends the facts read from the same words as the one it corrects that
+  hold the same value ("내 생일 7월 3일임" read as a birthday and as the plan of it:
+  corrected to 8월 3일, neither holds; :func:`told_with`). A plan that changes leaves the
+  birthday it is for.
 
 Facts of other people and of dates ahead are left alone (a sister still lives in the city
 the viewer left, and a plan is its own), and an old value's name ends only what was of the
@@ -98,7 +99,6 @@ def outdated(decision: FactDecision, known: Sequence[Fact], taken: set[str]) -> 
     other_game = (
         {fact.id for fact in of_another_game(candidate, known)} if plays_now(candidate) else set()
     )
-    same_words = set() if replaced is None else _told_with(replaced, known)
 
     def of_the_old_value(fact: Fact) -> bool:
         if facet_of(fact) in _OTHERS:
@@ -114,11 +114,11 @@ def outdated(decision: FactDecision, known: Sequence[Fact], taken: set[str]) -> 
         for fact in known
         if fact.id not in taken
         and fact.id != decision.target_fact_id
-        and (fact.id in other_game or fact.id in same_words or of_the_old_value(fact))
+        and (fact.id in other_game or of_the_old_value(fact))
     ]
 
 
-def _told_with(replaced: Fact, known: Sequence[Fact]) -> set[str]:
+def told_with(replaced: Fact, known: Sequence[Fact]) -> set[str]:
     """The ids of the facts read from the words of ``replaced`` that hold one of its terms."""
     words = object_key(replaced.text)
     terms = {term.casefold() for term in replaced.terms}

@@ -24,7 +24,6 @@ from omoide.memory.extraction.hits import Hit, clause_hits, may_state_facts, sta
 from omoide.memory.extraction.mentions import (
     correcting_clause,
     may_tell,
-    says_a_change,
     says_work_changed,
     told_facts,
     told_slot,
@@ -230,7 +229,7 @@ def find_facts(message: str, *, gated: bool = True) -> list[FactCandidate]:
         for candidate in candidates:
             told = _told_on(candidate, following, bare=bare) if following else candidate
             told = _told_after(told, before) if before else told
-            told = _as_work_change(told, message)
+            told = _as_work_change(told)
             found.setdefault(_identity(told), told)
     return _as_corrections(message, _drop_contradicted(_without_repeats(list(found.values()))))
 
@@ -250,19 +249,15 @@ def _without_repeats(found: list[FactCandidate]) -> list[FactCandidate]:
     ]
 
 
-def _as_work_change(candidate: FactCandidate, message: str) -> FactCandidate:
+def _as_work_change(candidate: FactCandidate) -> FactCandidate:
     """A fact naming the viewer's work and saying it changed ("ほたる書房ってとこでバイト
     始めた", read as a habit; "我现在在小满花店上班", a workplace) is a change of work:
-    it replaces what they did before (:func:`~omoide.memory.extraction.replacing.replaced_fact`).
-    So is a job or workplace told in a message that says the change in another sentence
-    ("저 이직 성공!! 다음주부터 치과 데스크에서 일해요")."""
-    if candidate.changes or candidate.slot is None:
+    it replaces what they did before (:func:`~omoide.memory.extraction.replacing.replaced_fact`)."""
+    if candidate.changes or candidate.slot is None or not says_work_changed(candidate.text):
         return candidate
     prefix = slot_parts(candidate.slot)[0]
-    if prefix in CHANGING_KINDS and says_a_change(message):
+    if prefix in CHANGING_KINDS:
         return replace(candidate, changes=True)
-    if not says_work_changed(candidate.text):
-        return candidate
     if prefix.startswith("told_") or prefix in _UNTOLD_AS_WORK:
         return candidate
     return replace(candidate, changes=True, slot=told_slot("told_work", candidate.text))

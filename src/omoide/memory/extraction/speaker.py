@@ -118,9 +118,10 @@ def told_fragment(sentence: Sentence) -> str | None:
 
 def _past_the_stream(sentence: Sentence) -> str | None:
     """What ``sentence`` says besides its clauses about the stream or to someone, if
-    anything: the longest run of clauses between them, the first on a tie ("아 방송 늦게
-    옴, 집 오니까 게코가 허물 껴있어서…": the gecko; "PC방 야간 알바 중인데 손님 없어서 방송
-    보는 중 사장님한텐 비밀": the night shift)."""
+    anything: the longest run of clauses between them, in characters, the first on a tie
+    ("아 방송 늦게 옴, 집 오니까 게코가 허물 껴있어서…": the gecko; "PC방 야간 알바 중인데
+    손님 없어서 방송 보는 중 사장님한텐 비밀": the night shift; "so tired, watching the
+    stream rn, I just got engaged": the engagement)."""
     clauses = sentence.clauses
     runs: list[list[Clause]] = [[]]
     for clause in clauses:
@@ -128,7 +129,7 @@ def _past_the_stream(sentence: Sentence) -> str | None:
             runs.append([])
         else:
             runs[-1].append(clause)
-    best = max(runs, key=len)
+    best = max(runs, key=lambda run: sum(len(clause.text) for clause in run))
     if not best or len(best) == len(clauses):
         return None
     first, last = best[0], best[-1]

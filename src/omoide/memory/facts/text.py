@@ -119,8 +119,8 @@ def slot_parts(slot: str) -> tuple[str, str]:
 def typed_apart(slot: str | None, other: str | None) -> bool:
     """Whether two slots type their facts as different things: a home and a job read from
     one sentence ("대전 사는 직장인입니다") stay two facts however alike their words, so a
-    later move updates the one and a new job the other. Facts told in passing (``told_*``)
-    are typed by their words alone and merge by meaning as before."""
+    later move has a home to replace (and a new job a job). Facts told in passing
+    (``told_*``) are typed by their words alone and merge by meaning as before."""
     if slot is None or other is None:
         return False
     prefix, other_prefix = slot_parts(slot)[0], slot_parts(other)[0]
