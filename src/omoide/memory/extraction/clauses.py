@@ -71,12 +71,12 @@ _EN_QUESTION = re.compile(
 _CJK_QUESTION = re.compile(
     r"(?:니|냐|나요|(?<!니)까요?|는지|(?:です|ます|の|好き|嫌い)か|吗|嘛|(?<!什)么)\s*$"
 )
-_ZH_QUESTION_WORD = re.compile(r"什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对")
+_ZH_QUESTION_WORDS = r"什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对"
+_ZH_QUESTION_WORD = re.compile(_ZH_QUESTION_WORDS)
 _ZH_ADDRESSED = re.compile(r"你|您|主播|告诉我|想问|请问|问一下|问问|想知道")
 """Asked of the listener however it is worded: "你还记得…什么", "我想问你喜欢什么颜色"."""
 _ZH_REPORTED = re.compile(
-    r"(?:问|知道|告诉|记得|忘了|决定)[^,，。!?！？]{0,12}?"
-    r"(?:什么|哪|谁|多少|是不是|有没有|喜不喜欢|爱不爱|好不好|对不对)"
+    rf"(?:问|知道|告诉|记得|忘了|决定)[^,，。!?！？]{{0,12}}?(?:{_ZH_QUESTION_WORDS})"
 )
 """A question word after a verb of asking or knowing is a question told, not asked:
 "被问做什么工作" (I was asked what I do), "不知道吃什么" (don't know what to eat)."""
